@@ -1,0 +1,5 @@
+"""``python -m arest`` is the ``arest`` command."""
+
+from arest.cli import main
+
+main()
