@@ -18,7 +18,9 @@ def _parse(text: str, what: str) -> Object:
     try:
         return read(text)
     except NotationError as error:
-        raise click.BadParameter(f"not an object in Backus notation: {error}", param_hint=what)
+        raise click.BadParameter(
+            f"not an object in Backus notation: {error}", param_hint=what
+        ) from None
 
 
 def _definitions(pairs: tuple[str, ...]) -> dict[str, Object]:
