@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Final
 
-from arest.algebra import forms, kernels, reducer
+from arest.algebra import forms, kernels, numerals, reducer
 from arest.algebra.objects import BOTTOM, Object
 from arest.algebra.primitives import PRIMITIVES, RIGHT_UNITS, fetch, selector_index
 
@@ -298,15 +298,41 @@ class _Generator:
             kernel = self.kernel(parts[index - 1]) if fused else None  # type: ignore[arg-type]
             if fused and kernel is not None:
                 assert type(g) is tuple
-                current = self.bind(current)
-                a, _ = self.emit(g[1], current, fails, level)
-                b, _ = self.emit(g[2], current, fails, level)
-                current, fails = f"{kernel}({a}, {b})", True
+                current = self.fused(parts[index - 1], g[1], g[2], kernel, current, fails, level)
+                fails = True
                 index -= 2
             else:
                 current, fails = self.emit(g, current, fails, level)
                 index -= 1
         return current, fails
+
+    def fused(
+        self, name: Object, f: Object, g: Object, kernel: str, v: str, may_fail: bool, level: int
+    ) -> str:
+        """p∘[f, g] as one kernel call; with a numeral constant on one side, read it once."""
+        assert type(name) is str
+        for constant, other, constant_first in ((g, f, False), (f, g, True)):
+            if self.is_numeral_constant(constant):
+                assert type(constant) is tuple and type(constant[1]) is str
+                special = kernels.with_constant(name, constant[1], constant_first)
+                if special is not None:
+                    operand, _ = self.emit(other, v, may_fail, level)
+                    if may_fail:
+                        v = self.bind(v)
+                        return f"({self.constant(special)}({operand}) if {v} is not BOTTOM " \
+                            "else BOTTOM)"
+                    return f"{self.constant(special)}({operand})"
+        v = self.bind(v)
+        a, _ = self.emit(f, v, may_fail, level)
+        b, _ = self.emit(g, v, may_fail, level)
+        return f"{kernel}({a}, {b})"
+
+    def is_numeral_constant(self, f: Object) -> bool:
+        return (
+            type(f) is tuple and len(f) == 2 and f[0] == forms.CONST
+            and forms.CONST not in self.defined and type(f[1]) is str
+            and numerals.is_numeral(f[1])
+        )
 
     def construction_pair(self, g: Object) -> bool:
         return type(g) is tuple and len(g) == 3 and g[0] == forms.CONS and (

@@ -65,6 +65,19 @@ def _paired(primitive: Callable[[Object], Object]) -> Kernel:
     return kernel
 
 
+_ORDERINGS: Final[Mapping[str, Callable[[int], bool]]] = MappingProxyType(
+    {
+        "lt": lambda sign: sign < 0,
+        "le": lambda sign: sign <= 0,
+        "gt": lambda sign: sign > 0,
+        "ge": lambda sign: sign >= 0,
+    }
+)
+_OPERATIONS: Final[Mapping[str, Callable[[Decimal, Decimal], Decimal]]] = MappingProxyType(
+    {"+": CONTEXT.add, "-": CONTEXT.subtract, "*": CONTEXT.multiply}
+)
+
+
 def _equals(a: Object, b: Object) -> Object:
     if a is BOTTOM or b is BOTTOM:
         return BOTTOM
@@ -78,14 +91,53 @@ BINARY: Final[Mapping[str, Kernel]] = MappingProxyType(
         "-": _paired(subtract),
         "/": _paired(divide),
         "eq": _equals,
-        "lt": _ordering(lambda sign: sign < 0),
-        "le": _ordering(lambda sign: sign <= 0),
-        "gt": _ordering(lambda sign: sign > 0),
-        "ge": _ordering(lambda sign: sign >= 0),
+        **{name: _ordering(accepts) for name, accepts in _ORDERINGS.items()},
         "and": _paired(conjunction),
         "or": _paired(disjunction),
     }
 )
+
+
+def with_constant(
+    name: str, constant: str, constant_first: bool
+) -> Callable[[Object], Object] | None:
+    """The one-argument kernel of p∘[f, c̄] (or p∘[c̄, f] when ``constant_first``) for an
+    ordering or ``+ - *`` p and a numeral c, with c read once; None for any other p or c.
+
+    A numeral is never an instant, so the other operand must be a numeral too.
+
+    >>> above_100 = with_constant("gt", "100", constant_first=False)
+    >>> above_100("150"), above_100("99.5"), above_100("x"), above_100(BOTTOM)
+    ('T', 'F', ⊥, ⊥)
+    >>> with_constant("-", "10", constant_first=True)("4")
+    '6'
+    """
+    value = numeral_value(constant)
+    if value is None:
+        return None
+    accepts = _ORDERINGS.get(name)
+    if accepts is not None:
+        orient = -1 if constant_first else 1
+
+        def ordering(a: Object) -> Object:
+            x = numeral_value(a) if type(a) is str else None
+            if x is None:
+                return BOTTOM
+            return "T" if accepts(orient * ((x > value) - (x < value))) else "F"
+
+        return ordering
+    operation = _OPERATIONS.get(name)
+    if operation is None:
+        return None
+
+    def arithmetic(a: Object) -> Object:
+        x = numeral_value(a) if type(a) is str else None
+        if x is None:
+            return BOTTOM
+        result = numeral(operation(value, x) if constant_first else operation(x, value))
+        return BOTTOM if result is None else result
+
+    return arithmetic
 
 
 def _decimal_insert(operation: Callable[[Decimal, Decimal], Decimal], unit: str) -> Callable[

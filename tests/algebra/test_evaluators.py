@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arest.algebra import BOTTOM, apply, equal, evaluate, read, reduce, show
-from arest.algebra.forms import comp, cons
+from arest.algebra.forms import comp, cons, const
 from arest.algebra.objects import Object
 from arest.testing import functions, objects, small_atoms
 
@@ -104,3 +104,21 @@ def test_agreement_without_definitions(f, x) -> None:  # type: ignore[no-untyped
     reference = reduce(f, x, fuel=20_000)
     if not reference.exhausted:
         assert equal(evaluate(f, x, fuel=20_000), reference.value)
+
+
+@given(
+    st.sampled_from(["+", "-", "*", "/", "eq", "lt", "le", "gt", "ge", "and", "or"]),
+    functions(max_leaves=5),
+    st.sampled_from(["0", "1", "2.5", "-4", "100", "2024-02-01", "T", "a"]),
+    st.booleans(),
+    objects(small_atoms(), max_leaves=8),
+)
+def test_fused_binary_primitives_agree(p, f, c, constant_first, x) -> None:  # type: ignore[no-untyped-def]
+    """p∘[f, c̄] and p∘[c̄, f] compile to kernels; they compute what the reference does."""
+    parts = (const(c), f) if constant_first else (f, const(c))
+    program = comp(p, cons(*parts))
+    reference = reduce(program, x, fuel=20_000)
+    if not reference.exhausted:
+        assert equal(evaluate(program, x, fuel=20_000), reference.value)
+    with_bottom = reduce(program, BOTTOM, fuel=20_000)
+    assert with_bottom.value is BOTTOM and evaluate(program, BOTTOM) is BOTTOM
