@@ -23,14 +23,15 @@ from typing import Final, TypeAlias
 from arest.algebra.objects import BOTTOM, Object
 from arest.algebra.persistent import EMPTY, PersistentMap, with_items
 from arest.algebra.primitives import CELL
+from arest.algebra.relations import Cell, Relation
 
-State: TypeAlias = PersistentMap[str, Object]
-"""D: cell name → contents."""
+State: TypeAlias = PersistentMap[str, Cell]
+"""D: cell name → contents, an FFP object or a fact type's :class:`Relation`."""
 
 EMPTY_STATE: Final[State] = EMPTY
 
 
-def fetch(state: State, name: str) -> Object:
+def fetch(state: State, name: str) -> Cell:
     """Fetch: ↑n:D = the contents of the cell named n in D; ⊥ when D has no such cell.
 
     >>> fetch(store(EMPTY_STATE, "n", "v"), "n")
@@ -40,7 +41,7 @@ def fetch(state: State, name: str) -> Object:
     return BOTTOM if contents is None else contents
 
 
-def store(state: State, name: str, contents: Object) -> State:
+def store(state: State, name: str, contents: Cell) -> State:
     """Store: ↓n:⟨x, D⟩ = D with the cell named n holding x.  D itself is never changed, and
     storing what a cell already holds returns D itself.
 
@@ -51,7 +52,7 @@ def store(state: State, name: str, contents: Object) -> State:
     return state.set(name, contents)
 
 
-def store_all(state: State, cells: Iterable[tuple[str, Object]]) -> State:
+def store_all(state: State, cells: Iterable[tuple[str, Cell]]) -> State:
     """D with every (name, contents) stored, in one batch: ↓nₖ∘…∘↓n₁.
 
     >>> fetch(store_all(EMPTY_STATE, [("a", "1"), ("a", "2")]), "a")
@@ -61,12 +62,22 @@ def store_all(state: State, cells: Iterable[tuple[str, Object]]) -> State:
 
 
 def as_object(state: State) -> Object:
-    """D as Backus's state object: ⟨⟨CELL, n, contents⟩, …⟩, cells ordered by name.
+    """D as Backus's state object: ⟨⟨CELL, n, contents⟩, …⟩, cells ordered by name, a
+    relation as its sorted facts.
 
     >>> as_object(EMPTY_STATE)
     ()
     """
-    return tuple((CELL, name, state[name]) for name in sorted(state))
+    return tuple((CELL, name, contents_object(state[name])) for name in sorted(state))
+
+
+def contents_object(contents: Cell) -> Object:
+    """A cell's contents as an FFP object: a relation as its sorted facts.
+
+    >>> contents_object(Relation.of(1, [("b",), ("a",)]))
+    (('a',), ('b',))
+    """
+    return contents.as_object() if isinstance(contents, Relation) else contents
 
 
 def from_object(cells: Object) -> State | None:
@@ -79,7 +90,7 @@ def from_object(cells: Object) -> State | None:
     """
     if type(cells) is not tuple:
         return None
-    pairs: list[tuple[str, Object]] = []
+    pairs: list[tuple[str, Cell]] = []
     for cell in cells:
         if not (type(cell) is tuple and len(cell) == 3 and cell[0] == CELL
                 and type(cell[1]) is str):

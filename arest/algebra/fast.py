@@ -30,6 +30,7 @@ from typing import Final
 from arest.algebra import forms, kernels, numerals, reducer
 from arest.algebra.objects import BOTTOM, Object
 from arest.algebra.primitives import PRIMITIVES, RIGHT_UNITS, fetch, selector_index
+from arest.algebra.relations import Cell, Relation
 
 _CACHE_LIMIT: Final = 4096
 _INLINE_DEPTH: Final = 32
@@ -47,7 +48,7 @@ class _Run:
 
     __slots__ = ("defs", "fuel")
 
-    def __init__(self, defs: Mapping[str, Object], fuel: int) -> None:
+    def __init__(self, defs: Mapping[str, Cell], fuel: int) -> None:
         self.defs = defs
         self.fuel = fuel
 
@@ -62,7 +63,7 @@ class _Run:
             return BOTTOM
         self.tick()
         definition = self.defs.get(name)
-        if definition is None:
+        if definition is None or isinstance(definition, Relation):
             return BOTTOM
         return _code(definition, self.defs)(x, self)
 
@@ -89,12 +90,14 @@ class _Run:
         """fetch:n reads cell n of D; fetch:⟨n, S⟩ reads an explicit state S."""
         if type(x) is str:
             contents = self.defs.get(x)
+            if isinstance(contents, Relation):
+                return contents.as_object()
             return BOTTOM if contents is None else contents
         return fetch(x)
 
 
 def evaluate(
-    f: Object, x: Object, defs: Mapping[str, Object] | None = None,
+    f: Object, x: Object, defs: Mapping[str, Cell] | None = None,
     fuel: int = reducer.DEFAULT_FUEL,
 ) -> Object:
     """f:x, as :func:`arest.algebra.apply` computes it, by compiled code.
@@ -107,7 +110,7 @@ def evaluate(
     >>> evaluate(read("<WHILE, <CONST, T>, id>"), "a", fuel=100)
     ⊥
     """
-    environment: Mapping[str, Object] = defs if defs is not None else {}
+    environment: Mapping[str, Cell] = defs if defs is not None else {}
     try:
         return _Run(environment, fuel).run(f, x)
     except _Exhausted:
@@ -128,7 +131,7 @@ class _Entry:
 _memo: dict[int, _Entry] = {}
 
 
-def _code(f: Object, defs: Mapping[str, Object]) -> Code:
+def _code(f: Object, defs: Mapping[str, Cell]) -> Code:
     entry = _memo.get(id(f))
     if entry is None or entry.obj is not f:
         if len(_memo) >= _CACHE_LIMIT:

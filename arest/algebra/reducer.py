@@ -30,6 +30,7 @@ from typing import Any, Final, NamedTuple
 from arest.algebra import forms
 from arest.algebra.objects import BOTTOM, Object, sequence
 from arest.algebra.primitives import PRIMITIVES, RIGHT_UNITS, select, selector_index
+from arest.algebra.relations import Cell, Relation
 
 DEFAULT_FUEL: Final = 1_000_000
 
@@ -54,7 +55,7 @@ class Reduction(NamedTuple):
 
 
 def apply(
-    f: Object, x: Object, defs: Mapping[str, Object] | None = None, fuel: int = DEFAULT_FUEL
+    f: Object, x: Object, defs: Mapping[str, Cell] | None = None, fuel: int = DEFAULT_FUEL
 ) -> Object:
     """f:x under the definitions ``defs`` (any mapping from atoms to objects), or ⊥ when the
     fuel runs out.
@@ -68,7 +69,7 @@ def apply(
 
 
 def reduce(
-    f: Object, x: Object, defs: Mapping[str, Object] | None = None, fuel: int = DEFAULT_FUEL
+    f: Object, x: Object, defs: Mapping[str, Cell] | None = None, fuel: int = DEFAULT_FUEL
 ) -> Reduction:
     """f:x with an account of the fuel: ``Reduction(value, steps, exhausted)``.
 
@@ -77,7 +78,7 @@ def reduce(
     >>> reduce("LOOP", "a", {"LOOP": read("<COMP, LOOP, id>")}, fuel=50).exhausted
     True
     """
-    environment: Mapping[str, Object] = defs if defs is not None else {}
+    environment: Mapping[str, Cell] = defs if defs is not None else {}
     control: list[tuple[Any, ...]] = [(_EVAL, f, x)]
     values: list[Object] = []
     remaining = fuel
@@ -147,7 +148,7 @@ def reduce(
 def _step(
     f: Object,
     x: Object,
-    defs: Mapping[str, Object],
+    defs: Mapping[str, Cell],
     control: list[tuple[Any, ...]],
     values: list[Object],
 ) -> None:
@@ -157,7 +158,9 @@ def _step(
         return
     if type(f) is str:
         definition = defs.get(f)
-        if definition is not None:
+        if isinstance(definition, Relation):
+            values.append(BOTTOM)  # a fact type's population is not a function
+        elif definition is not None:
             control.append((_EVAL, definition, x))
         elif f == "apply":
             # apply:⟨g, y⟩ = g:y, how a controller defined in D applies the parts of its form.
@@ -167,7 +170,10 @@ def _step(
                 values.append(BOTTOM)
         elif f == "fetch" and type(x) is str:
             contents = defs.get(x)
-            values.append(BOTTOM if contents is None else contents)
+            if isinstance(contents, Relation):
+                values.append(contents.as_object())
+            else:
+                values.append(BOTTOM if contents is None else contents)
         elif f in PRIMITIVES:
             values.append(PRIMITIVES[f](x))
         elif f in forms.ARITY:
@@ -193,7 +199,7 @@ def _control(
     controller: str,
     form: tuple[Object, ...],
     x: Object,
-    defs: Mapping[str, Object],
+    defs: Mapping[str, Cell],
     control: list[tuple[Any, ...]],
     values: list[Object],
 ) -> None:
@@ -252,7 +258,7 @@ def _control(
 def _insert(
     function: Object,
     x: Object,
-    defs: Mapping[str, Object],
+    defs: Mapping[str, Cell],
     control: list[tuple[Any, ...]],
     values: list[Object],
 ) -> None:

@@ -1,0 +1,124 @@
+"""Relations: the population of one fact type, a set of facts with an index per role.
+
+A fact is a tuple of atoms, one per role in role order.  A relation is persistent: ``add``
+and ``remove`` return a new relation sharing all but one path of each index with the old
+one, and return the relation itself when nothing changes.  Programs see a relation as the
+FFP object ⟨fact, …⟩ in sorted order (:meth:`Relation.as_object`); the named primitives
+that must not read a whole relation use its indexes.
+
+>>> r = Relation.of(2, [("ord-1", "acme"), ("ord-2", "acme"), ("ord-3", "zeta")])
+>>> len(r), ("ord-2", "acme") in r, r.count(1, "acme")
+(3, True, 2)
+>>> sorted(r.matching(1, "acme"))
+[('ord-1', 'acme'), ('ord-2', 'acme')]
+>>> r.add(("ord-1", "acme")) is r, len(r.remove(("ord-1", "acme")))
+(True, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import TypeAlias
+
+from arest.algebra.objects import Object
+from arest.algebra.persistent import EMPTY, PersistentMap
+
+Fact: TypeAlias = tuple[str, ...]
+_Index: TypeAlias = PersistentMap[str, PersistentMap[Fact, bool]]
+
+
+class Relation:
+    """A set of facts of one arity, indexed by the value in each role."""
+
+    __slots__ = ("_facts", "_indexes", "arity")
+
+    def __init__(
+        self, arity: int, facts: PersistentMap[Fact, bool] = EMPTY,
+        indexes: tuple[_Index, ...] | None = None,
+    ) -> None:
+        self.arity = arity
+        self._facts = facts
+        self._indexes: tuple[_Index, ...] = (
+            indexes if indexes is not None else tuple(EMPTY for _ in range(arity))
+        )
+
+    @classmethod
+    def of(cls, arity: int, facts: Iterable[Fact]) -> Relation:
+        """The relation holding facts.
+
+        >>> len(Relation.of(1, [("a",), ("a",), ("b",)]))
+        2
+        """
+        relation = cls(arity)
+        for fact in facts:
+            relation = relation.add(fact)
+        return relation
+
+    def add(self, fact: Fact) -> Relation:
+        """This relation with fact in it; itself when fact is already there."""
+        if len(fact) != self.arity:
+            raise ValueError(f"a fact of {len(fact)} roles in a relation of {self.arity}")
+        if fact in self._facts:
+            return self
+        indexes = tuple(
+            index.set(value, index.get(value, EMPTY).set(fact, True))
+            for index, value in zip(self._indexes, fact, strict=True)
+        )
+        return Relation(self.arity, self._facts.set(fact, True), indexes)
+
+    def remove(self, fact: Fact) -> Relation:
+        """This relation without fact; itself when fact is not there."""
+        if fact not in self._facts:
+            return self
+        indexes: list[_Index] = []
+        for index, value in zip(self._indexes, fact, strict=True):
+            remaining = index[value].delete(fact)
+            indexes.append(index.set(value, remaining) if remaining else index.delete(value))
+        return Relation(self.arity, self._facts.delete(fact), tuple(indexes))
+
+    def __contains__(self, fact: object) -> bool:
+        return fact in self._facts
+
+    def __len__(self) -> int:
+        return len(self._facts)
+
+    def __iter__(self) -> Iterator[Fact]:
+        return iter(self._facts)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Relation):
+            return NotImplemented
+        return self.arity == other.arity and self._facts == other._facts
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Relation({self.arity}, {sorted(self._facts)!r})"
+
+    def matching(self, role: int, value: str) -> Iterator[Fact]:
+        """The facts whose role ``role`` (0-based) holds value, by index."""
+        return iter(self._indexes[role].get(value, EMPTY))
+
+    def count(self, role: int, value: str) -> int:
+        """How many facts hold value in role ``role``, by index."""
+        return len(self._indexes[role].get(value, EMPTY))
+
+    def values(self, role: int) -> Iterator[str]:
+        """The distinct values in role ``role``.
+
+        >>> sorted(Relation.of(2, [("a", "x"), ("b", "x")]).values(1))
+        ['x']
+        """
+        return iter(self._indexes[role])
+
+    def as_object(self) -> Object:
+        """The relation as an FFP object: its facts, sorted.
+
+        >>> Relation.of(2, [("b", "1"), ("a", "2")]).as_object()
+        (('a', '2'), ('b', '1'))
+        """
+        return tuple(sorted(self._facts))
+
+
+Cell: TypeAlias = "Object | Relation"
+"""What a cell of D holds: an FFP object (a definition, a table) or a fact type's relation."""
