@@ -14,6 +14,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from arest.algebra import forms
+from arest.algebra.environment import ENVIRONMENT_PRIMITIVES
 from arest.algebra.objects import Object
 from arest.algebra.primitives import PRIMITIVES
 
@@ -55,7 +56,9 @@ def objects(
 
 
 _SELECTORS = ("1", "2", "3", "1r", "2r")
-_PRIMITIVE_ATOMS = tuple(sorted(PRIMITIVES)) + _SELECTORS + ("apply",)
+_PRIMITIVE_ATOMS = (
+    tuple(sorted(set(PRIMITIVES) | set(ENVIRONMENT_PRIMITIVES))) + _SELECTORS + ("apply",)
+)
 
 
 def functions(

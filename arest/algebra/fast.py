@@ -28,8 +28,9 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Final
 
 from arest.algebra import forms, kernels, numerals, reducer
+from arest.algebra.environment import ENVIRONMENT_PRIMITIVES
 from arest.algebra.objects import BOTTOM, Object
-from arest.algebra.primitives import PRIMITIVES, RIGHT_UNITS, fetch, selector_index
+from arest.algebra.primitives import PRIMITIVES, RIGHT_UNITS, selector_index
 from arest.algebra.relations import Cell, Relation
 
 _CACHE_LIMIT: Final = 4096
@@ -85,16 +86,6 @@ class _Run:
         if type(x) is tuple and len(x) == 2 and type(x[0]) is tuple and x[0]:
             return self.run((controller, *x[0][1:]), x[1])
         return BOTTOM
-
-    def fetch(self, x: Object) -> Object:
-        """fetch:n reads cell n of D; fetch:⟨n, S⟩ reads an explicit state S."""
-        if type(x) is str:
-            contents = self.defs.get(x)
-            if isinstance(contents, Relation):
-                return contents.as_object()
-            return BOTTOM if contents is None else contents
-        return fetch(x)
-
 
 def evaluate(
     f: Object, x: Object, defs: Mapping[str, Cell] | None = None,
@@ -229,8 +220,9 @@ class _Generator:
             return f"run.call({name!r}, {v})", True
         if name == "id":
             return v, may_fail
-        if name == "fetch":
-            return f"run.fetch({v})", True
+        environmental = ENVIRONMENT_PRIMITIVES.get(name)
+        if environmental is not None:
+            return f"{self.constant(environmental)}(run.defs, {v})", True
         if name == "apply":
             return f"run.apply({v})", True
         primitive = PRIMITIVES.get(name)

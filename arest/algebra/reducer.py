@@ -3,8 +3,9 @@
 ``apply(f, x, defs)`` computes f:x.  ρ gives each object its meaning (Backus 1978, §13):
 
 - an atom with a definition in ``defs`` means its definition: (ρa):x = (ρ defs[a]):x;
-- any other atom is a primitive or a selector (:mod:`arest.algebra.primitives`), or
-  ``apply``, with apply:⟨g, y⟩ = g:y, or ⊥;
+- any other atom is ``apply`` (apply:⟨g, y⟩ = g:y), a primitive that reads D
+  (:mod:`arest.algebra.environment`), a primitive or a selector
+  (:mod:`arest.algebra.primitives`), or ⊥;
 - a sequence dispatches on its head by metacomposition, (ρ⟨x₁,…,xₙ⟩):y = (ρx₁):⟨⟨x₁,…,xₙ⟩, y⟩,
   so a controller in ``defs`` behaves like a built-in form; the built-in controllers of
   :mod:`arest.algebra.forms` read their parts from the form's tail.
@@ -28,6 +29,7 @@ from collections.abc import Mapping
 from typing import Any, Final, NamedTuple
 
 from arest.algebra import forms
+from arest.algebra.environment import ENVIRONMENT_PRIMITIVES
 from arest.algebra.objects import BOTTOM, Object, sequence
 from arest.algebra.primitives import PRIMITIVES, RIGHT_UNITS, select, selector_index
 from arest.algebra.relations import Cell, Relation
@@ -168,12 +170,8 @@ def _step(
                 control.append((_EVAL, x[0], x[1]))
             else:
                 values.append(BOTTOM)
-        elif f == "fetch" and type(x) is str:
-            contents = defs.get(x)
-            if isinstance(contents, Relation):
-                values.append(contents.as_object())
-            else:
-                values.append(BOTTOM if contents is None else contents)
+        elif f in ENVIRONMENT_PRIMITIVES:
+            values.append(ENVIRONMENT_PRIMITIVES[f](defs, x))
         elif f in PRIMITIVES:
             values.append(PRIMITIVES[f](x))
         elif f in forms.ARITY:

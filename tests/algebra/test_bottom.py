@@ -7,7 +7,7 @@ from arest.algebra import BOTTOM, PRIMITIVES, apply, evaluate, read, sequence
 from arest.algebra import forms as f
 from arest.testing import functions
 
-ALL_PRIMITIVES = [*sorted(PRIMITIVES), "1", "2r", "apply"]
+ALL_PRIMITIVES = [*sorted(PRIMITIVES), "holds", "count", "matching", "values", "1", "2r", "apply"]
 EXAMPLE_FORMS = [
     f.const("a"),
     f.comp("tl", "tl"),
