@@ -10,6 +10,8 @@ index instead of reading all of it:
 - ``count:⟨f, i, v⟩`` = how many facts of f hold v in role i (1-based), by index.
 - ``matching:⟨f, i, v⟩`` = those facts, sorted.
 - ``values:⟨f, i⟩`` = the distinct values in role i of f, sorted.
+- ``path:⟨f, a, b⟩`` = a shortest ⟨a, …, b⟩ along f's facts read as edges from role 1 to
+  role 2 (⟨a⟩ when a = b), ties broken by value order; φ when b cannot be reached.
 
 A fact type with no cell has an empty relation: counts are 0, sequences φ.  Anything else
 (a cell that is not a relation, a role out of range, a non-atom value) is ⊥.
@@ -115,7 +117,49 @@ def values(defs: Environment, x: Object) -> Object:
     return BOTTOM
 
 
+def path(defs: Environment, x: Object) -> Object:
+    """path:⟨f, a, b⟩ = a shortest path from a to b over f's edges (role 1 → role 2), by a
+    breadth-first search through the index of role 1; φ when there is none.
+
+    >>> from arest.algebra.relations import Relation
+    >>> D = {"R": Relation.of(2, [("a", "b"), ("b", "c"), ("a", "c"), ("c", "d")])}
+    >>> path(D, ("R", "a", "d")), path(D, ("R", "d", "a")), path(D, ("R", "b", "b"))
+    (('a', 'c', 'd'), (), ('b',))
+    """
+    if not (type(x) is tuple and len(x) == 3 and type(x[1]) is str and type(x[2]) is str):
+        return BOTTOM
+    relation = _relation(defs, x[0])
+    if relation is None or relation.arity not in (0, 2):
+        return BOTTOM
+    start, goal = x[1], x[2]
+    parents: dict[str, str | None] = {start: None}
+    frontier = [start]
+    while frontier and goal not in parents:
+        following: list[str] = []
+        for node in frontier:
+            for _, successor in sorted(relation.matching(0, node)) if relation.arity else ():
+                if successor not in parents:
+                    parents[successor] = node
+                    following.append(successor)
+        frontier = following
+    if goal not in parents:
+        return ()
+    steps: list[str] = []
+    step: str | None = goal
+    while step is not None:
+        steps.append(step)
+        step = parents[step]
+    return tuple(reversed(steps))
+
+
 ENVIRONMENT_PRIMITIVES: Final[Mapping[str, EnvironmentPrimitive]] = MappingProxyType(
-    {"fetch": fetch, "holds": holds, "count": count, "matching": matching, "values": values}
+    {
+        "fetch": fetch,
+        "holds": holds,
+        "count": count,
+        "matching": matching,
+        "values": values,
+        "path": path,
+    }
 )
 """The primitives that see D, by name; ρ tries them after D's own definitions."""

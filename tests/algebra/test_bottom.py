@@ -7,7 +7,8 @@ from arest.algebra import BOTTOM, PRIMITIVES, apply, evaluate, read, sequence
 from arest.algebra import forms as f
 from arest.testing import functions
 
-ALL_PRIMITIVES = [*sorted(PRIMITIVES), "holds", "count", "matching", "values", "1", "2r", "apply"]
+ENVIRONMENTAL = ["holds", "count", "matching", "values", "path"]
+ALL_PRIMITIVES = [*sorted(PRIMITIVES), *ENVIRONMENTAL, "1", "2r", "apply"]
 EXAMPLE_FORMS = [
     f.const("a"),
     f.comp("tl", "tl"),

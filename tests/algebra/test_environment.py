@@ -1,5 +1,7 @@
 """The primitives that read D agree with a scan of the relation, in both evaluators."""
 
+import itertools
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -40,3 +42,19 @@ def test_a_fact_type_without_a_cell_is_empty_and_bad_arguments_are_bottom() -> N
     assert both("count", ("def", "1", "a"), state) is BOTTOM
     assert both("holds", ("R", ("a", ("b",))), state) is BOTTOM
     assert both("values", "R", state) is BOTTOM
+
+
+@given(relations, values, values)
+def test_path_finds_a_shortest_path_when_there_is_one(relation: Relation, a: str, b: str) -> None:
+    state = store(EMPTY_STATE, "R", relation)
+    found = both("path", ("R", a, b), state)
+    distance, frontier = {a: 0}, {a}
+    while frontier:
+        frontier = {y for x, y in relation if x in frontier} - set(distance)
+        distance.update({node: max(distance.values()) + 1 for node in frontier})
+    if b not in distance:
+        assert found == ()
+    else:
+        assert isinstance(found, tuple) and found[0] == a and found[-1] == b
+        assert len(found) - 1 == distance[b]
+        assert all((x, y) in relation for x, y in itertools.pairwise(found))
