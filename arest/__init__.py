@@ -1,8 +1,30 @@
 """arest: FORML 2 readings in, a running application out.
 
 Everything is evaluated by one small β-reducer over Backus's FFP algebra
-(:mod:`arest.algebra`) on immutable persistent-map cells.  This module stays light: it
-imports no transport, so a process starts, opens a tenant and writes in well under a second.
+(:mod:`arest.algebra`) on immutable persistent-map cells.  ``import arest`` stays light: the
+reader, the compiler and the system function load on first use.
+
+>>> import arest
+>>> out, D = arest.apply(arest.compile("Order was placed by Customer."), "schema",
+...                      {"fact_type": "Order_was_placed_by_Customer"})
+>>> out["fact_types"][0]["readings"]
+['Order was placed by Customer']
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+__all__ = ["ReadingError", "apply", "compile", "load", "warnings"]
+
+if TYPE_CHECKING:
+    from arest.api import ReadingError, apply, compile, load, warnings
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from arest import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'arest' has no attribute {name!r}")

@@ -18,7 +18,10 @@ from arest.algebra.environment import ENVIRONMENT_PRIMITIVES
 from arest.algebra.objects import Object
 from arest.algebra.primitives import PRIMITIVES
 
-__all__ = ["atoms", "functions", "objects", "small_atoms", "texts"]
+__all__ = [
+    "BINDINGS", "CONSTRAINT_POOL", "atoms", "commands", "functions", "objects", "schemas",
+    "small_atoms", "texts",
+]
 
 _WORDS = ("a", "b", "c", "T", "F", "x y", "Order Id")
 _NUMERALS = ("0", "1", "2", "3", "10", "-4", "2.5", "0.125")
@@ -90,3 +93,89 @@ def functions(
         )
 
     return st.recursive(leaf, extend, max_leaves=max_leaves)
+
+
+# -- schemas, populations and commands -------------------------------------------------------
+_BASE_SCHEMA = """\
+Person(.Name) is an entity type.
+Car(.VIN) is an entity type.
+VIN is a value type.
+Age is a value type.
+Nickname is a value type.
+Colour is a value type.
+  The possible values of Colour are 'red', 'blue'.
+Person has Age.
+Person has Nickname.
+Person likes Person.
+Person owns Car.
+Person rents Car.
+Car has Colour.
+"""
+
+CONSTRAINT_POOL = (
+    "Each Person has at most one Age.",
+    "Each Person has exactly one Age.",
+    "Each Person has at most 2 Nickname.",
+    "Each Person has at least 2 and at most 3 Nickname.",
+    "Each Car has at most one Colour.",
+    "Each Person owns at most one Car.",
+    "No Person likes itself.",
+    "Person1 likes Person2 is asymmetric.",
+    "Person1 likes Person2 is acyclic.",
+    "Person1 likes Person2 is intransitive.",
+    "If Person1 likes Person2 then Person2 likes Person1.",
+    "If some Person rents some Car then that Person owns that Car.",
+    "For each Car, at most one of the following holds:\n"
+    "  some Person owns that Car;\n  some Person rents that Car.",
+    "It is forbidden that a Person has Age greater than 150.",
+)
+"""Constraint sentences over the base schema, one per kind family; a generated schema picks
+some of them."""
+
+_PEOPLE = ("ann", "bob", "cy")
+_CARS = ("c1", "c2")
+BINDINGS = {
+    "Person_has_Age": (_PEOPLE, ("1", "30", "200")),
+    "Person_has_Nickname": (_PEOPLE, ("a", "b", "c")),
+    "Person_likes_Person": (_PEOPLE, _PEOPLE),
+    "Person_owns_Car": (_PEOPLE, _CARS),
+    "Person_rents_Car": (_PEOPLE, _CARS),
+    "Car_has_Colour": (_CARS, ("red", "blue", "green")),
+}
+
+
+def schemas() -> st.SearchStrategy[str]:
+    """FORML 2 readings: a base schema with a random selection of constraints."""
+    return st.lists(st.sampled_from(CONSTRAINT_POOL), unique=True, max_size=6).map(
+        lambda picked: _BASE_SCHEMA + "\n".join(picked) + "\n"
+    )
+
+
+def commands() -> st.SearchStrategy[tuple[str, object]]:
+    """SYSTEM commands over :func:`schemas`' domain: assert, retract, create, update, and
+    some that are wrong (unknown fields, bad values) — ``(key, input)``."""
+    facts = st.sampled_from(sorted(BINDINGS)).flatmap(
+        lambda fact_type: st.tuples(
+            st.just(fact_type),
+            st.sampled_from(BINDINGS[fact_type][0]),
+            st.sampled_from(BINDINGS[fact_type][1]),
+        )
+    )
+    writes = st.tuples(st.sampled_from(["assert", "retract"]), facts).map(
+        lambda p: (p[0], {"fact_type": p[1][0], "bindings": [p[1][1], p[1][2]]})
+    )
+    creates = st.tuples(
+        st.sampled_from(_PEOPLE), st.sampled_from(("1", "30", 200)),
+        st.lists(st.sampled_from(("a", "b")), max_size=2, unique=True),
+    ).map(lambda p: ("create:Person", {"id": p[0], "Age": p[1], "Nickname": p[2]}))
+    updates = st.tuples(st.sampled_from(_PEOPLE), st.sampled_from(("1", "31", None))).map(
+        lambda p: ("update:Person", {"id": p[0], "Age": p[1]})
+    )
+    wrong = st.sampled_from([
+        ("create:Person", {"id": "ann", "Shoe Size": "9"}),
+        ("assert", {"fact_type": "Person_has_Age", "bindings": {"Person": "ann"}}),
+        ("update:Car", {"id": "nope", "Colour": "red"}),
+        ("create:Nobody", {}),
+        ("assert", {"fact_type": "Person_has_Age", "bindings": ["ann", True]}),
+    ])
+    return st.one_of(writes, writes, creates, updates, wrong)

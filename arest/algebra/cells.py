@@ -23,7 +23,7 @@ from typing import Final, TypeAlias
 from arest.algebra.objects import BOTTOM, Object
 from arest.algebra.persistent import EMPTY, PersistentMap, with_items
 from arest.algebra.primitives import CELL
-from arest.algebra.relations import Cell, Relation
+from arest.algebra.relations import Archive, Cell, Relation
 
 State: TypeAlias = PersistentMap[str, Cell]
 """D: cell name → contents, an FFP object or a fact type's :class:`Relation`."""
@@ -77,7 +77,7 @@ def contents_object(contents: Cell) -> Object:
     >>> contents_object(Relation.of(1, [("b",), ("a",)]))
     (('a',), ('b',))
     """
-    return contents.as_object() if isinstance(contents, Relation) else contents
+    return contents.as_object() if isinstance(contents, Relation | Archive) else contents
 
 
 def from_object(cells: Object) -> State | None:

@@ -34,7 +34,7 @@ from typing import Final
 
 from arest.algebra.objects import BOTTOM, Object
 from arest.algebra.primitives import fetch as fetch_explicit
-from arest.algebra.relations import Cell, Relation
+from arest.algebra.relations import Archive, Cell, Relation
 
 Environment = Mapping[str, Cell]
 EnvironmentPrimitive = Callable[[Environment, Object], Object]
@@ -63,7 +63,7 @@ def fetch(defs: Environment, x: Object) -> Object:
     """fetch:n = ↑n:D, a relation as its sorted facts; fetch:⟨n, S⟩ reads the state S."""
     if type(x) is str:
         contents = defs.get(x)
-        if isinstance(contents, Relation):
+        if isinstance(contents, Relation | Archive):
             return contents.as_object()
         return BOTTOM if contents is None else contents
     return fetch_explicit(x)

@@ -31,7 +31,7 @@ from arest.algebra import forms, kernels, numerals, reducer
 from arest.algebra.environment import ENVIRONMENT_PRIMITIVES
 from arest.algebra.objects import BOTTOM, Object
 from arest.algebra.primitives import PRIMITIVES, RIGHT_UNITS, selector_index
-from arest.algebra.relations import Cell, Relation
+from arest.algebra.relations import Archive, Cell, Relation
 
 _CACHE_LIMIT: Final = 4096
 _INLINE_DEPTH: Final = 32
@@ -64,7 +64,7 @@ class _Run:
             return BOTTOM
         self.tick()
         definition = self.defs.get(name)
-        if definition is None or isinstance(definition, Relation):
+        if definition is None or isinstance(definition, Relation | Archive):
             return BOTTOM
         return _code(definition, self.defs)(x, self)
 

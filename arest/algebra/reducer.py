@@ -32,7 +32,7 @@ from arest.algebra import forms
 from arest.algebra.environment import ENVIRONMENT_PRIMITIVES
 from arest.algebra.objects import BOTTOM, Object, sequence
 from arest.algebra.primitives import PRIMITIVES, RIGHT_UNITS, select, selector_index
-from arest.algebra.relations import Cell, Relation
+from arest.algebra.relations import Archive, Cell, Relation
 
 DEFAULT_FUEL: Final = 1_000_000
 
@@ -160,7 +160,7 @@ def _step(
         return
     if type(f) is str:
         definition = defs.get(f)
-        if isinstance(definition, Relation):
+        if isinstance(definition, Relation | Archive):
             values.append(BOTTOM)  # a fact type's population is not a function
         elif definition is not None:
             control.append((_EVAL, definition, x))

@@ -18,7 +18,7 @@ that must not read a whole relation use its indexes.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from arest.algebra.objects import Object
 from arest.algebra.persistent import EMPTY, PersistentMap
@@ -120,5 +120,48 @@ class Relation:
         return tuple(sorted(self._facts))
 
 
-Cell: TypeAlias = "Object | Relation"
-"""What a cell of D holds: an FFP object (a definition, a table) or a fact type's relation."""
+class Archive:
+    """Earlier states of D kept in a cell of D, by label, each with the time it was taken.
+
+    Persistent like the rest: ``with_state`` returns a new archive.
+
+    >>> archive = Archive().with_state("v1", "2024-01-01T00:00:00Z", {})
+    >>> archive.labels(), "v1" in archive
+    (['v1'], True)
+    """
+
+    __slots__ = ("_states",)
+
+    def __init__(self, states: PersistentMap[str, tuple[str, Any]] = EMPTY) -> None:
+        self._states = states
+
+    def with_state(self, label: str, taken_at: str, state: Any) -> Archive:
+        return Archive(self._states.set(label, (taken_at, state)))
+
+    def __contains__(self, label: object) -> bool:
+        return label in self._states
+
+    def state(self, label: str) -> Any:
+        return self._states[label][1]
+
+    def taken_at(self, label: str) -> str:
+        return str(self._states[label][0])
+
+    def labels(self) -> list[str]:
+        """Labels in the order the states were taken (then by label)."""
+        return sorted(self._states, key=lambda label: (self._states[label][0], label))
+
+    def __len__(self) -> int:
+        return len(self._states)
+
+    def __repr__(self) -> str:
+        return f"Archive({self.labels()!r})"
+
+    def as_object(self) -> Object:
+        """The archive as programs see it: ⟨⟨label, taken at⟩, …⟩ (the states stay host values)."""
+        return tuple((label, self.taken_at(label)) for label in self.labels())
+
+
+Cell: TypeAlias = "Object | Relation | Archive"
+"""What a cell of D holds: an FFP object (a definition, a table), a fact type's relation, or
+an archive of earlier states (snapshots)."""

@@ -1,0 +1,79 @@
+"""The public API: ``load``, ``compile``, ``apply``, ``warnings`` and ``ReadingError``.
+
+This facade is the one place that reads readings files; it hands their text to the pure
+reader (:mod:`arest.forml2`), the compiler builds D, and :func:`apply` is SYSTEM.
+
+>>> import arest
+>>> D = arest.compile("Customer(.Name) is an entity type.\\nCustomer is active.\\n"
+...                   "Customer 'acme' is active.")
+>>> arest.apply(D, "list:Customer")[0]["items"][0]["is active"]
+True
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from arest.algebra import State
+from arest.compiler.readings import Compiled, Source, build, read_sources, sources_of, warnings_of
+from arest.forml2 import Diagnostic, ReadingError
+from arest.system import apply as _system_apply
+from arest.system.validate import alethic, all_violations
+
+__all__ = ["ReadingError", "apply", "compile", "load", "warnings"]
+
+
+def _files(paths: tuple[str | Path, ...]) -> list[Path]:
+    files: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            files.extend(sorted(path.glob("*.md")))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise FileNotFoundError(f"no readings file or folder at {path}")
+    return files
+
+
+def load(*paths: str | Path, strict: bool = False) -> State:
+    """D from the bundled metamodel and the readings at paths (files, or folders of ``*.md``
+    read in name order).  Raises :class:`ReadingError` listing every diagnostic."""
+    sources = tuple((str(file), file.read_text(encoding="utf-8")) for file in _files(paths))
+    return _validated(build(None, sources, read_sources(sources, strict)), sources, strict)
+
+
+def compile(text: str, D: State | None = None, strict: bool = False) -> State:
+    """D with more readings: text read on top of D's readings (or the metamodel alone).
+    Raises :class:`ReadingError` listing every diagnostic."""
+    previous = sources_of(D) if D is not None else ()
+    sources = (*previous, (f"<compile {len(previous) + 1}>", text))
+    return _validated(build(D, sources, read_sources(sources, strict)), sources, strict)
+
+
+def _validated(D: State, sources: tuple[Source, ...], strict: bool) -> State:
+    """D, or :class:`ReadingError` naming each alethic constraint the population violates
+    at the sentence that states it."""
+    compiled: Compiled = read_sources(sources, strict)
+    problems = [
+        Diagnostic(*compiled.source_of(v["constraint_id"]),
+                   f"the population violates this {v['kind']} constraint: "
+                   f"{v['detail']['key']} ({v['detail']['evidence']})", v["reading"])
+        for v in alethic(all_violations(D))
+    ]
+    if problems:
+        raise ReadingError(tuple(problems))
+    return D
+
+
+def warnings(D: State) -> list[str]:
+    """The warnings reading D's readings gave (auto-declared nouns, …), compiler-style."""
+    return list(warnings_of(D))
+
+
+def apply(
+    D: State, key: str, input: Any = None, context: dict[str, Any] | None = None
+) -> tuple[dict[str, Any], State]:
+    """SYSTEM: one command's output and the next state.  Pure, total, deterministic; bad
+    input is an error in the output, never an exception, and leaves D as it was."""
+    return _system_apply(D, key, input, context)

@@ -1,0 +1,184 @@
+"""P: one relation per fact type, named by its id; the entity populations; a command's change.
+
+Each entity type has a population, the unary relation ``population:<Noun>``: an entity
+exists from the moment it is created or a fact names it in a role of its type, until it is
+deleted.  A fact's entity-typed values join their nouns' populations (and their supertypes'),
+so that a reference to an entity nobody created is an entity to validate like any other.
+
+>>> import arest
+>>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
+...                   "Order was placed by Customer.")
+>>> change = Change(D)
+>>> change.add("Order_was_placed_by_Customer", ("o1", "acme"))
+True
+>>> sorted(change.delta.entities["Customer"]), len(entity_ids(change.state, "Order"))
+(['acme'], 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from arest.algebra import State, store_all
+from arest.algebra.relations import Fact, Relation
+
+POPULATION = "population:"
+
+
+def population_cell(noun: str) -> str:
+    return POPULATION + noun
+
+
+def _relation(state: State, name: str) -> Relation | None:
+    contents = state.get(name)
+    return contents if isinstance(contents, Relation) else None
+
+
+def role_nouns(state: State, fact_type: str) -> tuple[str, ...]:
+    """The fact type's role nouns in role order, from the metamodel's relation."""
+    relation = _relation(state, "Fact_Type_has_Noun_at_Position")
+    if relation is None:
+        return ()
+    roles = sorted((int(position), noun) for _, noun, position in relation.matching(0, fact_type))
+    return tuple(noun for _, noun in roles)
+
+
+def noun_kind(state: State, noun: str) -> str:
+    """``entity``, ``value`` or ``abstract``; empty for a noun D does not know."""
+    relation = _relation(state, "Noun_has_Object_Type")
+    kinds = [kind for _, kind in relation.matching(0, noun)] if relation is not None else []
+    return kinds[0] if kinds else ""
+
+
+def supertypes(state: State, noun: str) -> list[str]:
+    """The noun's supertypes, transitively, nearest first."""
+    relation = _relation(state, "Noun_has_supertype_Noun")
+    found: list[str] = []
+    pending = [noun]
+    while pending and relation is not None:
+        for _, parent in sorted(relation.matching(0, pending.pop(0))):
+            if parent not in found:
+                found.append(parent)
+                pending.append(parent)
+    return found
+
+
+def entity_ids(state: State, noun: str) -> list[str]:
+    """The noun's population, sorted."""
+    relation = _relation(state, population_cell(noun))
+    return sorted(fact[0] for fact in relation) if relation is not None else []
+
+
+def exists(state: State, noun: str, entity: str) -> bool:
+    relation = _relation(state, population_cell(noun))
+    return relation is not None and (entity,) in relation
+
+
+@dataclass
+class Delta:
+    """What a command changed: facts added and removed per fact type, and the entities per
+    noun that were created or named by an added fact."""
+
+    added: dict[str, set[Fact]] = field(default_factory=dict)
+    removed: dict[str, set[Fact]] = field(default_factory=dict)
+    entities: dict[str, set[str]] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.removed or self.entities)
+
+
+class Change:
+    """Facts added to and removed from a state, one at a time, recording the delta."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.delta = Delta()
+        self._roles: dict[str, tuple[str, ...]] = {}
+        self._entity_kind: dict[str, bool] = {}
+
+    def roles(self, fact_type: str) -> tuple[str, ...]:
+        if fact_type not in self._roles:
+            self._roles[fact_type] = role_nouns(self.state, fact_type)
+        return self._roles[fact_type]
+
+    def is_entity_type(self, noun: str) -> bool:
+        if noun not in self._entity_kind:
+            self._entity_kind[noun] = noun_kind(self.state, noun) == "entity"
+        return self._entity_kind[noun]
+
+    def _relation(self, name: str, arity: int) -> Relation:
+        return _relation(self.state, name) or Relation(arity)
+
+    def touch(self, noun: str, entity: str) -> None:
+        """The entity exists (in its noun's population and its supertypes') and is validated."""
+        for member_of in (noun, *supertypes(self.state, noun)):
+            population = self._relation(population_cell(member_of), 1)
+            grown = population.add((entity,))
+            if grown is not population:
+                self.state = self.state.set(population_cell(member_of), grown)
+            self.delta.entities.setdefault(member_of, set()).add(entity)
+
+    def add(self, fact_type: str, fact: Fact) -> bool:
+        """Assert one fact; True when it was not there before."""
+        relation = self._relation(fact_type, len(fact))
+        grown = relation.add(fact)
+        for noun, value in zip(self.roles(fact_type), fact, strict=False):
+            if self.is_entity_type(noun):
+                self.touch(noun, value)
+        if grown is relation:
+            return False
+        self.state = self.state.set(fact_type, grown)
+        removed = self.delta.removed.get(fact_type)
+        if removed is not None and fact in removed:
+            removed.discard(fact)
+        else:
+            self.delta.added.setdefault(fact_type, set()).add(fact)
+        return True
+
+    def remove(self, fact_type: str, fact: Fact) -> bool:
+        """Retract one fact; True when it was there."""
+        relation = _relation(self.state, fact_type)
+        if relation is None or fact not in relation:
+            return False
+        self.state = self.state.set(fact_type, relation.remove(fact))
+        added = self.delta.added.get(fact_type)
+        if added is not None and fact in added:
+            added.discard(fact)
+        else:
+            self.delta.removed.setdefault(fact_type, set()).add(fact)
+        return True
+
+    def forget(self, noun: str, entity: str) -> None:
+        """The entity leaves its noun's population and its supertypes'."""
+        for member_of in (noun, *supertypes(self.state, noun)):
+            population = _relation(self.state, population_cell(member_of))
+            if population is not None and (entity,) in population:
+                shrunk = population.remove((entity,))
+                self.state = self.state.set(population_cell(member_of), shrunk)
+
+
+def with_facts(state: State, facts: Iterable[tuple[str, Fact]]) -> State:
+    """D with every (fact type id, fact) added to its fact type's relation, populations
+    aside (see :func:`with_populations`); D itself is returned when nothing was new."""
+    changed: dict[str, Relation] = {}
+    for fact_type, fact in facts:
+        current = changed[fact_type] if fact_type in changed else (
+            _relation(state, fact_type) or Relation(len(fact))
+        )
+        changed[fact_type] = current.add(fact)
+    return store_all(state, changed.items())
+
+
+def with_populations(state: State) -> State:
+    """D with every entity-typed value of every fact in its nouns' populations."""
+    change = Change(state)
+    fact_types = _relation(state, "Fact_Type_has_Noun_at_Position")
+    for fact_type in sorted({fact[0] for fact in fact_types or ()}):
+        relation = _relation(state, fact_type)
+        roles = change.roles(fact_type)
+        for position, noun in enumerate(roles):
+            if relation is not None and change.is_entity_type(noun):
+                for value in sorted(relation.values(position)):
+                    change.touch(noun, value)
+    return change.state

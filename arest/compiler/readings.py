@@ -1,0 +1,101 @@
+"""Readings → D: the metamodel's facts and the tenant's populate P, each noun's fields are
+compiled into ``resolve:<Noun>``, and the readings themselves are kept in D so that a later
+``compile`` continues from them.
+
+Cells written here besides the fact types: ``resolve:<Noun>``; ``constraint:<id>`` and the
+trigger index ``triggers:…`` (:mod:`arest.compiler.constraints`); ``readings:source`` (the texts,
+⟨⟨path, text⟩, …⟩, base readings first); ``readings:warnings`` (compiler-style warnings).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from arest.algebra import EMPTY_STATE, Object, State, store_all
+from arest.algebra.relations import Fact
+from arest.compiler.constraints import constraint_cells
+from arest.compiler.fields import resolve_cells
+from arest.compiler.population import with_facts, with_populations
+from arest.compiler.schema import schema_of
+from arest.forml2 import Constraint, Diagnostic, Reading, ReadingError, metamodel, read
+
+SOURCE_CELL = "readings:source"
+WARNINGS_CELL = "readings:warnings"
+
+Source = tuple[str, str]
+"""A readings text and where it came from: (path, text)."""
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """What reading the texts gave: every metamodel fact and every warning, in order, and
+    where each constraint was written (for diagnostics about the population)."""
+
+    facts: tuple[tuple[str, Fact], ...]
+    warnings: tuple[str, ...]
+    constraint_sources: tuple[tuple[str, tuple[str, int, int]], ...] = ()
+
+    def source_of(self, constraint_id: str) -> tuple[str, int, int]:
+        return dict(self.constraint_sources).get(constraint_id, ("<readings>", 0, 0))
+
+
+@lru_cache(maxsize=16)
+def read_sources(sources: tuple[Source, ...], strict: bool = False) -> Compiled:
+    """Read every text on top of the metamodel and the texts before it; raise
+    :class:`ReadingError` with every diagnostic of every text."""
+    base = metamodel()
+    facts = list(base.facts)
+    warnings: list[str] = []
+    errors: list[Diagnostic] = []
+    placed = [
+        (c.id, (c.source.path, c.source.line, c.source.column))
+        for c in base.constructs if isinstance(c, Constraint)
+    ]
+    known: Reading = base
+    for path, text in sources:
+        known = read(text, path, known=known, strict=strict)
+        errors.extend(known.diagnostics)
+        warnings.extend(str(warning) for warning in known.warnings)
+        facts.extend(known.facts)
+        placed.extend(
+            (c.id, (c.source.path, c.source.line, c.source.column))
+            for c in known.constructs if isinstance(c, Constraint)
+        )
+    if errors:
+        raise ReadingError(tuple(errors))
+    return Compiled(tuple(facts), tuple(warnings), tuple(placed))
+
+
+def sources_of(state: State) -> tuple[Source, ...]:
+    """The readings D was compiled from."""
+    contents = state.get(SOURCE_CELL)
+    if type(contents) is not tuple:
+        return ()
+    return tuple((str(item[0]), str(item[1])) for item in contents if type(item) is tuple)
+
+
+def warnings_of(state: State) -> tuple[str, ...]:
+    contents = state.get(WARNINGS_CELL)
+    return tuple(str(item) for item in contents) if type(contents) is tuple else ()
+
+
+def build(state: State | None, sources: Iterable[Source], compiled: Compiled) -> State:
+    """D (or an empty state) with the facts added, the fields recompiled and the sources and
+    warnings recorded."""
+    sources = tuple(sources)
+    populated = with_populations(
+        with_facts(state if state is not None else EMPTY_STATE, compiled.facts)
+    )
+    source_object: Object = tuple((path, text) for path, text in sources)
+    schema = schema_of(populated)
+    return store_all(
+        populated,
+        [
+            *resolve_cells(schema),
+            *constraint_cells(schema),
+            (SOURCE_CELL, source_object),
+            (WARNINGS_CELL, compiled.warnings),
+        ],
+    )

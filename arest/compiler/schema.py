@@ -1,0 +1,243 @@
+"""The schema, read back from the metamodel's relations in P.
+
+Readings populate the metamodel's fact types (``Noun_has_Object_Type``,
+``Fact_Type_has_Noun_at_Position``, ``Constraint_has_Constraint_Kind``, …); this module is
+the projection that turns those facts into nouns, fact types, constraints, rules and state
+machines.  Everything is sorted: a relation has no order of its own.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from arest.algebra import State
+from arest.algebra.relations import Fact, Relation
+
+
+@dataclass(frozen=True)
+class NounInfo:
+    name: str
+    kind: str
+    reference: tuple[str, ...]
+    supertypes: tuple[str, ...]
+    plural: str | None
+
+
+@dataclass(frozen=True)
+class FactTypeInfo:
+    id: str
+    roles: tuple[str, ...]
+    readings: tuple[str, ...]
+    mode: str
+
+
+@dataclass(frozen=True)
+class ConstraintInfo:
+    id: str
+    kind: str
+    modality: str
+    reading: str
+    spans: tuple[tuple[str, int, int], ...]
+    """(fact type, role, clause) for every role the constraint spans."""
+    operator: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
+    comparison: tuple[str, str] | None = None
+    allowed: tuple[str, ...] = ()
+    noun: str = ""
+
+    def clauses(self) -> list[list[tuple[str, tuple[int, ...]]]]:
+        """Per clause, each fact type it spans with the roles spanned there, in order."""
+        by_clause: dict[int, dict[str, list[int]]] = {}
+        for fact_type, role, clause in self.spans:
+            by_clause.setdefault(clause, {}).setdefault(fact_type, []).append(role)
+        return [
+            [(fact_type, tuple(sorted(roles))) for fact_type, roles in by_clause[clause].items()]
+            for clause in sorted(by_clause)
+        ]
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    id: str
+    reading: str
+    fact_type: str
+    mode: str
+
+
+@dataclass(frozen=True)
+class TransitionInfo:
+    name: str
+    sources: tuple[str, ...]
+    targets: tuple[str, ...]
+    event: str
+
+
+@dataclass(frozen=True)
+class MachineInfo:
+    id: str
+    noun: str
+    initial: tuple[str, ...]
+    statuses: tuple[str, ...]
+    terminal: tuple[str, ...]
+    transitions: tuple[TransitionInfo, ...]
+
+
+@dataclass(frozen=True)
+class Schema:
+    nouns: dict[str, NounInfo]
+    fact_types: dict[str, FactTypeInfo]
+    constraints: dict[str, ConstraintInfo]
+    rules: dict[str, RuleInfo]
+    machines: dict[str, MachineInfo]
+
+    def played_by(self, noun: str) -> Iterator[FactTypeInfo]:
+        """The fact types in which noun plays a role, by id."""
+        for fact_type in self.fact_types.values():
+            if noun in fact_type.roles:
+                yield fact_type
+
+
+def _facts(state: State, fact_type: str) -> list[Fact]:
+    contents = state.get(fact_type)
+    return sorted(contents) if isinstance(contents, Relation) else []
+
+
+def _pairs(state: State, fact_type: str) -> dict[str, list[str]]:
+    grouped: dict[str, list[str]] = defaultdict(list)
+    for fact in _facts(state, fact_type):
+        grouped[fact[0]].append(fact[1])
+    return grouped
+
+
+def _single(grouped: dict[str, list[str]], key: str, default: str = "") -> str:
+    values = grouped.get(key)
+    return values[0] if values else default
+
+
+def _primary_first(fact_type: str, readings: list[str]) -> tuple[str, ...]:
+    """The reading the id was made from first, then the others in text order."""
+
+    def spelled_as_id(reading: str) -> bool:
+        return reading.replace(" ", "_").lower() == fact_type.lower()
+
+    return tuple(sorted(readings, key=lambda reading: (not spelled_as_id(reading), reading)))
+
+
+def schema_of(state: State) -> Schema:
+    """The schema that D's metamodel facts describe."""
+    kinds = _pairs(state, "Noun_has_Object_Type")
+    references = _pairs(state, "Noun_has_Reference_Scheme")
+    supertypes = _pairs(state, "Noun_has_supertype_Noun")
+    plurals = _pairs(state, "Noun_has_Plural")
+    nouns = {
+        name: NounInfo(
+            name,
+            _single(kinds, name),
+            tuple(part.strip() for part in _single(references, name).split(",") if part.strip()),
+            tuple(supertypes.get(name, ())),
+            _single(plurals, name) or None,
+        )
+        for name in sorted(kinds)
+    }
+    roles: dict[str, dict[int, str]] = defaultdict(dict)
+    for fact_type, noun, position in _facts(state, "Fact_Type_has_Noun_at_Position"):
+        roles[fact_type][int(position)] = noun
+    readings = _pairs(state, "Fact_Type_has_Reading_Text")
+    modes = _pairs(state, "Fact_Type_has_Derivation_Mode")
+    fact_types = {
+        fact_type: FactTypeInfo(
+            fact_type,
+            tuple(roles[fact_type][index] for index in sorted(roles[fact_type])),
+            _primary_first(fact_type, readings.get(fact_type, [])),
+            _single(modes, fact_type),
+        )
+        for fact_type in sorted(roles)
+    }
+    constraint_kinds = _pairs(state, "Constraint_has_Constraint_Kind")
+    modalities = _pairs(state, "Constraint_has_Modality")
+    constraint_readings = _pairs(state, "Constraint_has_Reading_Text")
+    spans: dict[str, list[tuple[str, int, int]]] = defaultdict(list)
+    for constraint, fact_type, role, clause in _facts(
+        state, "Constraint_spans_Fact_Type_at_Position_in_Clause_Number"
+    ):
+        spans[constraint].append((fact_type, int(role), int(clause)))
+    operators = _pairs(state, "Constraint_has_Deontic_Operator")
+    minimums = _pairs(state, "Constraint_has_Minimum_Frequency")
+    maximums = _pairs(state, "Constraint_has_Maximum_Frequency")
+    comparison_operators = _pairs(state, "Constraint_has_Comparison_Operator")
+    comparison_values = _pairs(state, "Constraint_has_Comparison_Value")
+    allowed = _pairs(state, "Constraint_allows_Allowed_Value")
+    on_noun = _pairs(state, "Constraint_is_on_Noun")
+
+    def number(grouped: dict[str, list[str]], key: str) -> int | None:
+        text = _single(grouped, key)
+        return int(text) if text else None
+
+    constraints = {
+        constraint: ConstraintInfo(
+            constraint,
+            _single(constraint_kinds, constraint),
+            _single(modalities, constraint, "alethic"),
+            _single(constraint_readings, constraint),
+            tuple(sorted(spans[constraint], key=lambda span: (span[2], span[0], span[1]))),
+            _single(operators, constraint),
+            number(minimums, constraint),
+            number(maximums, constraint),
+            (_single(comparison_operators, constraint), _single(comparison_values, constraint))
+            if constraint in comparison_operators else None,
+            tuple(allowed.get(constraint, ())),
+            _single(on_noun, constraint),
+        )
+        for constraint in sorted(constraint_kinds)
+    }
+    derives = _pairs(state, "Derivation_Rule_derives_Fact_Type")
+    rule_readings = _pairs(state, "Derivation_Rule_has_Reading_Text")
+    rule_modes = _pairs(state, "Derivation_Rule_has_Derivation_Mode")
+    rules = {
+        rule: RuleInfo(
+            rule, _single(rule_readings, rule), _single(derives, rule), _single(rule_modes, rule)
+        )
+        for rule in sorted(derives)
+    }
+    return Schema(nouns, fact_types, constraints, rules, _machines(state))
+
+
+def _machines(state: State) -> dict[str, MachineInfo]:
+    for_noun = _pairs(state, "State_Machine_Definition_is_for_Noun")
+    by_machine: dict[str, dict[str, list[str]]] = {}
+    for key, fact_type in (
+        ("initial", "Status_is_initial_in_State_Machine_Definition"),
+        ("defined", "Status_is_defined_in_State_Machine_Definition"),
+        ("terminal", "Status_is_terminal_in_State_Machine_Definition"),
+        ("transitions", "Transition_is_defined_in_State_Machine_Definition"),
+    ):
+        for item, machine in _facts(state, fact_type):
+            by_machine.setdefault(machine, defaultdict(list))[key].append(item)
+    sources = _pairs(state, "Transition_is_from_Status")
+    targets = _pairs(state, "Transition_is_to_Status")
+    events = _pairs(state, "Transition_is_triggered_by_Event_Type")
+    machines: dict[str, MachineInfo] = {}
+    for machine in sorted(for_noun):
+        parts = by_machine.get(machine, defaultdict(list))
+        statuses = sorted({*parts["initial"], *parts["defined"], *parts["terminal"]})
+        transitions = tuple(
+            TransitionInfo(
+                name,
+                tuple(s for s in sources.get(name, []) if s in statuses),
+                tuple(t for t in targets.get(name, []) if t in statuses),
+                _single(events, name, name),
+            )
+            for name in sorted(parts["transitions"])
+        )
+        machines[machine] = MachineInfo(
+            machine,
+            _single(for_noun, machine),
+            tuple(sorted(parts["initial"])),
+            tuple(statuses),
+            tuple(sorted(parts["terminal"])),
+            transitions,
+        )
+    return machines

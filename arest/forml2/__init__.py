@@ -1,0 +1,51 @@
+"""The FORML 2 reader: one lark grammar, a declared-noun lexicon, typed constructs,
+metamodel facts and diagnostics that teach.
+
+>>> from arest.forml2 import metamodel, read
+>>> r = read("Customer places Order.", known=metamodel())
+>>> r.constructs[0].id
+'Customer_places_Order'
+"""
+
+from arest.forml2.constructs import (
+    Aggregation,
+    Atom,
+    Computation,
+    Constraint,
+    Construct,
+    DerivationRule,
+    FactTypeDecl,
+    InstanceFact,
+    NounDecl,
+    Objectification,
+    Possibility,
+    Source,
+    Span,
+    SubtypeDecl,
+)
+from arest.forml2.reader import Diagnostic, Reading, ReadingError, metamodel, read
+from arest.forml2.verbalize import VerbalizationError, verbalize
+
+__all__ = [
+    "Aggregation",
+    "Atom",
+    "Computation",
+    "Constraint",
+    "Construct",
+    "DerivationRule",
+    "Diagnostic",
+    "FactTypeDecl",
+    "InstanceFact",
+    "NounDecl",
+    "Objectification",
+    "Possibility",
+    "Reading",
+    "ReadingError",
+    "Source",
+    "Span",
+    "SubtypeDecl",
+    "VerbalizationError",
+    "metamodel",
+    "read",
+    "verbalize",
+]

@@ -1,0 +1,54 @@
+"""The file of bad readings: malformed sentences, each under the message it should get.
+
+``match_examples`` compares a failed parse with these examples' failures and reports the
+message of the closest one, with ``ACCEPTED`` forms.  tests/forml2 checks that every
+example fails to parse and maps back to its own message.
+"""
+
+from __future__ import annotations
+
+GENERAL = (
+    "Order(.Order Number) is an entity type.",
+    "Order is placed by Customer.",
+    "Each Order is placed by exactly one Customer.",
+)
+
+BAD: dict[str, tuple[str, ...]] = {
+    "a fact type reading ends with a noun or predicate words, not a quantifier": (
+        "Order has at most one.",
+        "Each Order has at most one.",
+    ),
+    "a comparison compares a noun with a number or a quoted value; temporal conditions"
+    " (before, after) are not FORML 2 constraints": (
+        "It is obligatory that each Article has Content Body before Content Status is 'x'.",
+        "Each Order has Amount before Status is 'x'.",
+    ),
+    "a value list is quoted values separated by commas": (
+        "The possible values of Size are S, M.",
+        "The possible values of Size are.",
+    ),
+    "`If … then …` needs a clause on both sides": ("If Order has Amount then.",),
+}
+
+ACCEPTED: dict[str, tuple[str, ...]] = {
+    "a fact type reading ends with a noun or predicate words, not a quantifier": (
+        "Each Order has at most one Coupon.",
+    ),
+    "a comparison compares a noun with a number or a quoted value; temporal conditions"
+    " (before, after) are not FORML 2 constraints": (
+        "It is forbidden that a Review has Rating less than 1.",
+        "It is obligatory that if some Article has Content Status 'published' then that"
+        " Article has some Content Body.",
+    ),
+    "a value list is quoted values separated by commas": (
+        "The possible values of Size are 'S', 'M'.",
+    ),
+    "`If … then …` needs a clause on both sides": (
+        "If some Order has some Coupon then that Order has some Amount.",
+    ),
+}
+
+
+def examples() -> list[tuple[str, list[str]]]:
+    """(message, bad sentences) pairs in the shape ``match_examples`` takes."""
+    return [(label, list(sentences)) for label, sentences in BAD.items()]

@@ -1,0 +1,228 @@
+"""What readings say, as values: the constructs the reader produces.
+
+Every construct is a frozen dataclass.  Where a construct came from (``source``) and the
+ids derived from its sentence's text do not take part in equality, so that a construct and
+the construct read back from its verbalization compare equal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a sentence is: file, 1-based line and column, and its text (lines joined)."""
+
+    path: str
+    line: int
+    column: int
+    text: str
+
+
+NOWHERE = Source("<generated>", 0, 0, "")
+
+
+def constraint_id(reading: str, index: int = 1) -> str:
+    """``c-`` and the first 12 hex digits of sha256(reading); later ones get ``-2``, ``-3``.
+
+    >>> constraint_id("Each Order has at most one Coupon.")
+    'c-7b7b6b496598'
+    >>> constraint_id("Each Order has at most one Coupon.", 2)
+    'c-7b7b6b496598-2'
+    """
+    digest = "c-" + hashlib.sha256(reading.encode("utf-8")).hexdigest()[:12]
+    return digest if index == 1 else f"{digest}-{index}"
+
+
+def rule_id(reading: str) -> str:
+    """``r-`` and the first 12 hex digits of sha256(reading).
+
+    >>> rule_id("* A has B iff A has C.")[:2]
+    'r-'
+    """
+    return "r-" + hashlib.sha256(reading.encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class NounDecl:
+    """``Order(.Order Number) is an entity type.``: kind is entity, value or abstract;
+    ``reference`` the identifying components (``("id",)`` by default for an entity)."""
+
+    name: str
+    kind: str
+    reference: tuple[str, ...] = ()
+    source: Source = field(default=NOWHERE, compare=False)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading of a fact type: ``order`` lists role indices as the reading mentions
+    them, ``words`` the text before, between and after them (``len(order) + 1`` items)."""
+
+    order: tuple[int, ...]
+    words: tuple[str, ...]
+
+    def text(self, roles: tuple[str, ...]) -> str:
+        """The reading with its role nouns.
+
+        >>> Reading((1, 0), ("", "places", "")).text(("Order", "Customer"))
+        'Customer places Order'
+        """
+        parts = [self.words[0]] if self.words[0] else []
+        for position, role in enumerate(self.order):
+            parts.append(roles[role])
+            if self.words[position + 1]:
+                parts.append(self.words[position + 1])
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class FactTypeDecl:
+    """A fact type: id (DESIGN §2), role nouns, readings (the first is primary), derivation
+    mode (``*``, ``**``, ``+`` or empty for asserted)."""
+
+    id: str
+    roles: tuple[str, ...]
+    readings: tuple[Reading, ...]
+    mode: str = ""
+    source: Source = field(default=NOWHERE, compare=False)
+
+
+@dataclass(frozen=True)
+class SubtypeDecl:
+    """``DigitalProduct is a subtype of Product.``"""
+
+    sub: str
+    sup: str
+    source: Source = field(default=NOWHERE, compare=False)
+
+    @property
+    def membership(self) -> str:
+        """The implicit fact type a subtype-membership clause (``that Product is a
+        DigitalProduct``) spans: ``<super>_is_a_<sub>``, role 0 the supertype instance."""
+        return f"{self.sup.replace(' ', '_')}_is_a_{self.sub.replace(' ', '_')}"
+
+
+@dataclass(frozen=True)
+class Objectification:
+    """``ProductVariant(.id) is an entity type where Product has Size and Color.``;
+    ``identifying`` when the association provides ProductVariant's preferred identification."""
+
+    noun: str
+    fact_type: str
+    identifying: bool = False
+    source: Source = field(default=NOWHERE, compare=False)
+
+
+@dataclass(frozen=True)
+class InstanceFact:
+    """``Order 'ord-1' is placed by Customer 'acme'.``: a fact of a fact type, values in
+    role order."""
+
+    fact_type: str
+    values: tuple[str, ...]
+    source: Source = field(default=NOWHERE, compare=False)
+
+
+@dataclass(frozen=True)
+class Span:
+    """The roles (0-based, in role order) of one fact type that a constraint clause spans."""
+
+    fact_type: str
+    roles: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """One of the 17 constraint kinds (UC MC FC VC XO XC OR SS EQ IR AS AT SY IT TR AC RF).
+
+    ``spans`` has one tuple of spans per clause (one clause for the single-fact-type
+    kinds); ``modality`` is alethic or deontic, ``operator`` obligatory, forbidden or
+    permitted; ``bounds`` the frequency (low, high; None = unbounded); ``comparison`` an
+    operator and value (``("<", "1")``); ``values`` a value constraint's allowed values.
+    """
+
+    kind: str
+    spans: tuple[tuple[Span, ...], ...]
+    modality: str = "alethic"
+    operator: str = ""
+    bounds: tuple[int | None, int | None] | None = None
+    comparison: tuple[str, str] | None = None
+    values: tuple[str, ...] = ()
+    noun: str = ""
+    id: str = field(default="", compare=False)
+    reading: str = field(default="", compare=False)
+    source: Source = field(default=NOWHERE, compare=False)
+
+
+@dataclass(frozen=True)
+class Atom:
+    """One elementary clause of a rule: a fact type and, per role in role order, a variable
+    (``Order``, ``Comment1``, ``discounted Amount``) or a quoted literal (``'Done'``)."""
+
+    fact_type: str
+    terms: tuple[str, ...]
+    negated: bool = False
+
+
+@dataclass(frozen=True)
+class Computation:
+    """``Duration is End Time minus Start Time``: a variable bound to an infix expression of
+    variables, numerals and the operators plus, minus, times, divided by, reduced by."""
+
+    variable: str
+    expression: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Aggregation:
+    """``Amount is the sum of Amount where …``: op over the ``target`` variable of the
+    ``where`` conditions, grouped by the variables they share with the rule (``group``)."""
+
+    variable: str
+    op: str
+    target: str
+    where: tuple[Atom | Computation | Aggregation, ...]
+    group: tuple[str, ...]
+
+
+Condition = Atom | Computation | Aggregation
+
+
+@dataclass(frozen=True)
+class DerivationRule:
+    """A derivation rule: mode (``*``, ``**``, ``+``), keyword (iff, if, when, if-then),
+    the consequent atom and the conditions."""
+
+    mode: str
+    keyword: str
+    consequent: Atom
+    conditions: tuple[Condition, ...]
+    id: str = field(default="", compare=False)
+    reading: str = field(default="", compare=False)
+    source: Source = field(default=NOWHERE, compare=False)
+
+
+@dataclass(frozen=True)
+class Possibility:
+    """``It is possible that …``: a verbalization that constrains nothing; kept so that
+    every sentence has a construct."""
+
+    fact_type: str
+    bounds: tuple[int | None, int | None] | None
+    role: int
+    source: Source = field(default=NOWHERE, compare=False)
+
+
+Construct = (
+    NounDecl
+    | FactTypeDecl
+    | SubtypeDecl
+    | Objectification
+    | InstanceFact
+    | Constraint
+    | DerivationRule
+    | Possibility
+)

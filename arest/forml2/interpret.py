@@ -1,0 +1,117 @@
+"""Pass 3 of reading: each statement that refers to fact types goes to the interpretation
+its form calls for (constraint, possibility, rule, instance fact, identification)."""
+
+from __future__ import annotations
+
+from arest.forml2.build import Builder
+from arest.forml2.constraints import RING, Interpreter
+from arest.forml2.constructs import Constraint, Source, Span, constraint_id
+from arest.forml2.rules import Rules
+from arest.forml2.syntax import Clause, Statement
+
+
+def interpret(builder: Builder, source: Source, st: Statement) -> None:
+    """Pass 3: constraints, possibilities, rules, instance facts and identification."""
+    it = Interpreter(builder, source)
+    form = st.form
+    if form == "plain":
+        clauses: tuple[Clause, ...] = st.parts["clauses"]
+        if any(p.literal is not None for c in clauses for p in c.phrases):
+            if len(clauses) > 1:
+                builder.error(
+                    source,
+                    "an instance fact has one reading; ` / ` separates the"
+                    " alternate readings of a fact type",
+                )
+            else:
+                builder.instance_fact(source, clauses[0])
+        elif any(p.det for c in clauses for p in c.phrases):
+            if st.annotation:
+                it.quantified(clauses[0])
+                if it.count and RING[st.annotation] != "IR":
+                    builder.error(
+                        source,
+                        f"the annotation ({st.annotation}) does not match"
+                        " the sentence, which states an irreflexive ring constraint",
+                    )
+            else:
+                it.quantified(clauses[0])
+    elif form == "values":
+        noun = builder.noun(source, st.parts["noun"])
+        reading = source.text
+        builder.emit(
+            source,
+            Constraint(
+                "VC",
+                (),
+                values=st.parts["values"],
+                noun=noun,
+                id=constraint_id(reading),
+                reading=reading,
+                source=source,
+            ),
+        )
+    elif form in ("exclusive", "partition", "disjunctive"):
+        sup = st.parts["sup"].name
+        links = [
+            f"{sup.replace(' ', '_')}_is_a_{s.name.replace(' ', '_')}" for s in st.parts["subs"]
+        ]
+        spans = tuple((Span(m, (0,)),) for m in links)
+        if form == "partition" or (form == "exclusive" and st.parts["exhaustive"]):
+            it.constraint("XO", spans)
+        else:
+            it.constraint("XC" if form == "exclusive" else "OR", spans)
+    elif form == "identification":
+        builder.identification(source, st)
+    elif form == "possibility":
+        it.possibility(st.parts["clause"])
+    elif form == "deontic":
+        body = st.parts["body"]
+        if isinstance(body, Statement):
+            conditional(it, body, "deontic", st.parts["op"])
+        elif any(p.relative is not None for p in body.phrases):
+            it.relative(body, st.parts["op"])
+        else:
+            it.quantified(body, "deontic", st.parts["op"])
+    elif form == "external":
+        it.external(st)
+    elif form == "set":
+        it.set_comparison(st)
+    elif form == "spanning":
+        it.spanning(st)
+    elif form == "ring":
+        it.ring(st.parts["clause"], st.parts["kinds"])
+    elif form == "equality":
+        it.equality(st)
+    elif form == "conditional":
+        conditional(it, st)
+    elif form == "derivation":
+        Rules(it).rule(
+            st.marker, st.parts["keyword"], st.parts["consequent"], st.parts["conditions"]
+        )
+
+
+def conditional(
+    it: Interpreter, st: Statement, modality: str = "alethic", operator: str = ""
+) -> None:
+    """``If … then …``: a derivation rule when marked (``*``, ``**``, ``+``) or when the
+    consequent's fact type is derived; else a ring constraint when every clause is about
+    one fact type whose nouns are all one noun; else a subset constraint."""
+    antecedent: tuple[Clause, ...] = st.parts["antecedent"]
+    consequent: tuple[Clause, ...] = st.parts["consequent"]
+    clauses = antecedent + consequent
+    resolved = [it.resolve(c) for c in clauses]
+    results = [r for r in resolved if r is not None]
+    if len(results) != len(resolved):
+        return
+    target = it.b.schema.fact_types.get(results[-1][0].fact_type)
+    if modality == "alethic" and (st.marker or (target is not None and target.mode)):
+        mode = st.marker or (target.mode if target is not None else "")
+        Rules(it).rule(mode, "if-then", consequent[0], antecedent)
+        return
+    names = {n for _, nouns in results for n in nouns}
+    fact_types = {r.fact_type for r, _ in results}
+    if len(names) == 1 and len(fact_types) == 1:
+        it.conditional_ring(st, results[0][0].fact_type, modality, operator)
+        return
+    it.subset(antecedent, consequent, results, modality, operator)

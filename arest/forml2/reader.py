@@ -1,0 +1,218 @@
+"""``read``: FORML 2 text → constructs, metamodel facts, diagnostics and warnings.
+
+>>> from arest.forml2.reader import read
+>>> r = read("Order(.Order Number) is an entity type.\\nOrder Number is a value type.\\n")
+>>> [type(c).__name__ for c in r.constructs]
+['NounDecl', 'FactTypeDecl', 'NounDecl']
+>>> r.diagnostics
+()
+>>> d = read("Each Order.").diagnostics[0]
+>>> (d.line, d.column)
+(1, 6)
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from lark import Token, Tree
+from lark.exceptions import UnexpectedInput
+
+from arest.forml2 import bad_readings
+from arest.forml2.build import Builder, Issue
+from arest.forml2.constructs import Construct, Source
+from arest.forml2.document import Paragraph, paragraphs
+from arest.forml2.facts import Fact, metamodel_facts
+from arest.forml2.interpret import interpret
+from arest.forml2.lexicon import STOPWORDS, Lexed, LexError, lex
+from arest.forml2.parser import Shapes, keywords, parse_masked
+from arest.forml2.schema import Schema
+from arest.forml2.syntax import Statement
+from arest.forml2.transform import to_syntax
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem: ``path:line:column: message``, the sentence, and what would be accepted."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+    sentence: str = ""
+    expected: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        text = f"{self.path}:{self.line}:{self.column}: {self.message}"
+        if self.sentence:
+            text += f"\n    {self.sentence}"
+        for form in self.expected:
+            text += f"\n    accepted, e.g.: {form}"
+        return text
+
+
+class ReadingError(ValueError):
+    """Raised when readings do not read: unparsable sentences, unknown or ambiguous fact
+    types, conflicting declarations, facts contradicting a reference scheme.  The message
+    lists every diagnostic compiler-style; ``diagnostics`` holds them as data."""
+
+    def __init__(self, diagnostics: tuple[Diagnostic, ...]) -> None:
+        super().__init__("\n".join(str(d) for d in diagnostics))
+        self.diagnostics = diagnostics
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one text said: constructs in sentence order, their metamodel facts, the
+    diagnostics (errors) and warnings, each sentence's statement form, and the schema and
+    parse shapes a later reading continues from (pass this Reading as ``known``)."""
+
+    constructs: tuple[Construct, ...]
+    facts: tuple[Fact, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    warnings: tuple[Diagnostic, ...]
+    sentences: tuple[tuple[Source, str], ...]
+    schema: Schema = field(compare=False)
+    shapes: Shapes = field(compare=False, repr=False)
+
+    def raise_for_errors(self) -> Reading:
+        """Self, or :class:`ReadingError` when there are diagnostics."""
+        if self.diagnostics:
+            raise ReadingError(self.diagnostics)
+        return self
+
+
+def _diagnostic(
+    paragraph: Paragraph, path: str, offset: int, message: str, expected: tuple[str, ...] = ()
+) -> Diagnostic:
+    line, column = paragraph.position(offset)
+    return Diagnostic(path, line, column, message, paragraph.text, expected)
+
+
+def _parse_error(
+    error: UnexpectedInput, lexed: Lexed, shapes: Shapes
+) -> tuple[str, tuple[str, ...]]:
+    """The closest bad-reading label (lark's ``match_examples``) and its accepted forms."""
+    label: str | None = None
+    if getattr(error, "state", None) is not None:
+
+        def parse(text: str) -> Tree[Token]:
+            return parse_masked(lex(text, (), keywords()).masked, {})
+
+        label = error.match_examples(parse, bad_readings.examples(), use_accepts=True)
+    if label is None:
+        return ("this sentence is not FORML 2 (no sentence form reads it)", bad_readings.GENERAL)
+    return label, bad_readings.ACCEPTED.get(label, bad_readings.GENERAL)
+
+
+def read(
+    text: str, path: str = "<readings>", *, known: Reading | None = None, strict: bool = False
+) -> Reading:
+    """Read FORML 2 text: sentences are lexed, parsed by the one grammar, then interpreted
+    in three passes (nouns; fact types; everything else) against ``known``'s schema.
+
+    A quoted declaration (``Noun 'Each Way Bet' is an entity type.``) declares a noun the
+    lexicon could not have found unquoted; the text is then lexed again knowing it."""
+    first = _read(text, path, known, strict, frozenset())
+    before = set(known.schema.nouns) if known is not None else set()
+    quoted = frozenset(n for n in first.schema.nouns if n not in before and _lexes_apart(n))
+    return _read(text, path, known, strict, quoted) if quoted else first
+
+
+def _lexes_apart(name: str) -> bool:
+    """Whether a noun's name would not lex as one capitalised run."""
+    return any(w in STOPWORDS or not w[:1].isupper() for w in name.split())
+
+
+def _read(
+    text: str, path: str, known: Reading | None, strict: bool, quoted: frozenset[str]
+) -> Reading:
+    schema = known.schema.copy() if known is not None else Schema()
+    shapes: Shapes = dict(known.shapes) if known is not None else {}
+    builder = Builder(schema, strict)
+    diagnostics: list[Diagnostic] = []
+    parsed: list[tuple[Paragraph, Source, Statement]] = []
+    names = set(schema.nouns) | quoted
+    for paragraph in paragraphs(text):
+        if paragraph.kind == "unterminated":
+            diagnostics.append(
+                _diagnostic(
+                    paragraph,
+                    path,
+                    0,
+                    "this sentence does not end with a period",
+                    ("Order is placed by Customer.",),
+                )
+            )
+            continue
+        if paragraph.kind != "sentence":
+            continue
+        source = Source(path, paragraph.line, paragraph.column, paragraph.text)
+        try:
+            lexed = lex(paragraph.text, names, keywords())
+            tree = parse_masked(lexed.masked, shapes)
+        except LexError as error:
+            diagnostics.append(_diagnostic(paragraph, path, error.offset, str(error)))
+            continue
+        except UnexpectedInput as error:
+            message, expected = _parse_error(error, lexed, shapes)
+            offset = lexed.source_offset(getattr(error, "column", 1) or 1)
+            diagnostics.append(_diagnostic(paragraph, path, offset, message, expected))
+            continue
+        parsed.append((paragraph, source, to_syntax(tree, lexed)))
+    for _, source, statement in parsed:
+        builder.declarations(source, statement)
+    for _, source, statement in parsed:
+        builder.fact_types(source, statement)
+    # Instance facts first: a state machine's facts declare its noun's `has Status`.
+    facts_first = sorted(parsed, key=lambda p: p[2].form != "plain" or not _asserts(p[2]))
+    for _, source, statement in facts_first:
+        interpret(builder, source, statement)
+    # A noun declared on first use (permissive mode, or a reference component) is as much a
+    # declaration as a sentence's: it gets its construct, where it was first used.
+    for name in sorted(builder.auto_declared):
+        builder.emit(schema.nouns[name].source, schema.nouns[name])
+    by_source = {source: paragraph for paragraph, source, _ in parsed}
+    warnings: list[Diagnostic] = []
+    for issue in builder.issues:
+        target = warnings if issue.warning else diagnostics
+        target.append(_issue(issue, by_source[issue.source], path))
+    order = {source: index for index, (_, source, _) in enumerate(parsed)}
+    constructs = [c for _, c in sorted(builder.constructs, key=lambda sc: order[sc[0]])]
+    facts = tuple(f for c in constructs for f in metamodel_facts(c))
+    return Reading(
+        tuple(constructs),
+        facts,
+        tuple(sorted(diagnostics, key=lambda d: (d.line, d.column))),
+        tuple(warnings),
+        tuple((source, st.form) for _, source, st in parsed),
+        schema,
+        shapes,
+    )
+
+
+def _asserts(statement: Statement) -> bool:
+    return any(p.literal is not None for c in statement.parts["clauses"] for p in c.phrases)
+
+
+def _issue(issue: Issue, paragraph: Paragraph, path: str) -> Diagnostic:
+    return _diagnostic(paragraph, path, issue.offset, issue.message)
+
+
+@lru_cache(maxsize=1)
+def metamodel() -> Reading:
+    """The bundled metamodel (``arest/readings/*.md``), read in name order; tenants' readings
+    continue from it (``read(text, known=metamodel())``)."""
+    reading: Reading | None = None
+    folder = importlib.resources.files("arest").joinpath("readings")
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".md"):
+            reading = read(
+                entry.read_text("utf-8"), f"arest/readings/{entry.name}", known=reading, strict=True
+            )
+    assert reading is not None
+    schema = reading.schema
+    schema.metamodel = frozenset(schema.nouns)
+    return reading

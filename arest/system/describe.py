@@ -1,0 +1,94 @@
+"""The ``schema`` key: nouns, fact types, constraints, rules and machines, whole or around one
+noun or one fact type (DESIGN §4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arest.algebra import State
+from arest.compiler.schema import Schema, schema_of
+from arest.system.errors import Refusal, closest, invalid_input
+
+
+def _noun(schema: Schema, name: str) -> dict[str, Any]:
+    info = schema.nouns[name]
+    out: dict[str, Any] = {"name": name, "kind": info.kind}
+    if info.reference:
+        out["reference_scheme"] = list(info.reference)
+    if info.supertypes:
+        out["supertypes"] = list(info.supertypes)
+    if info.plural:
+        out["plural"] = info.plural
+    return out
+
+
+def _fact_type(schema: Schema, fact_type: str) -> dict[str, Any]:
+    info = schema.fact_types[fact_type]
+    out: dict[str, Any] = {
+        "id": fact_type,
+        "readings": list(info.readings),
+        "roles": [{"noun": noun, "position": index} for index, noun in enumerate(info.roles)],
+    }
+    if info.mode:
+        out["derivation_mode"] = info.mode
+    return out
+
+
+def _view(schema: Schema, nouns: list[str], fact_types: list[str]) -> dict[str, Any]:
+    chosen = set(fact_types)
+    constraints = [
+        c for c in schema.constraints.values() if any(span[0] in chosen for span in c.spans)
+    ]
+    rules = [r for r in schema.rules.values() if r.fact_type in chosen]
+    machines = [m for m in schema.machines.values() if m.noun in nouns]
+    return {
+        "nouns": [_noun(schema, name) for name in nouns],
+        "fact_types": [_fact_type(schema, fact_type) for fact_type in fact_types],
+        "constraints": [
+            {"id": c.id, "kind": c.kind, "modality": c.modality, "reading": c.reading}
+            for c in constraints
+        ],
+        "rules": [
+            {"id": r.id, "reading": r.reading, "fact_type": r.fact_type, "mode": r.mode}
+            for r in rules
+        ],
+        "machines": [
+            {
+                "id": m.id, "noun": m.noun, "initial": list(m.initial),
+                "statuses": list(m.statuses), "terminal": list(m.terminal),
+                "transitions": [
+                    {"name": t.name, "from": list(t.sources), "to": list(t.targets),
+                     "event": t.event}
+                    for t in m.transitions
+                ],
+            }
+            for m in machines
+        ],
+    }
+
+
+def describe(state: State, request: Any) -> dict[str, Any]:
+    """``schema`` with ``{}``, ``{"noun"}`` or ``{"fact_type"}``."""
+    request = {} if request is None else request
+    if not isinstance(request, dict) or len(request) > 1 or not set(request) <= {
+        "noun", "fact_type"
+    }:
+        raise invalid_input("$", "{}, {\"noun\": name} or {\"fact_type\": id}")
+    schema = schema_of(state)
+    if "noun" in request:
+        noun = request["noun"]
+        if not isinstance(noun, str):
+            raise invalid_input("$.noun", "a noun name")
+        if noun not in schema.nouns:
+            raise Refusal("unknown_noun", f"no noun {noun!r}", noun=noun,
+                          candidates=closest(noun, schema.nouns))
+        return _view(schema, [noun], [f.id for f in schema.played_by(noun)])
+    if "fact_type" in request:
+        fact_type = request["fact_type"]
+        if not isinstance(fact_type, str):
+            raise invalid_input("$.fact_type", "a fact type id")
+        if fact_type not in schema.fact_types:
+            raise Refusal("unknown_fact_type", f"no fact type {fact_type!r}",
+                          fact_type=fact_type, candidates=closest(fact_type, schema.fact_types))
+        return _view(schema, list(dict.fromkeys(schema.fact_types[fact_type].roles)), [fact_type])
+    return _view(schema, list(schema.nouns), list(schema.fact_types))

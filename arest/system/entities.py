@@ -1,0 +1,148 @@
+"""Entities as the API shows them (DESIGN §4–5): representation, links, and ``list``.
+
+An entity of a noun is a member of its population (:mod:`arest.compiler.population`).  Its
+representation holds ``id``, ``noun``, ``status`` (when the noun has a machine), one key per
+field of ``resolve:<Noun>`` that has facts, and ``_links``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import quote
+
+from arest.algebra import State
+from arest.algebra.relations import Relation
+from arest.compiler.fields import Field, resolve_cell
+from arest.compiler.population import entity_ids
+from arest.system.errors import Refusal, closest, invalid_input
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def nouns(state: State) -> list[str]:
+    """Every noun D knows: those with a ``resolve:<Noun>`` cell."""
+    return sorted(name.removeprefix("resolve:") for name in state if name.startswith("resolve:"))
+
+
+def fields(state: State, noun: str) -> tuple[Field, ...]:
+    """The noun's fields; ``unknown_noun`` naming the closest nouns when D has no such noun."""
+    contents = state.get(resolve_cell(noun))
+    if contents is None or isinstance(contents, Relation) or type(contents) is not tuple:
+        known = nouns(state)
+        raise Refusal(
+            "unknown_noun", f"no noun {noun!r}", noun=noun, candidates=closest(noun, known)
+        )
+    return tuple(Field.from_object(item) for item in contents)
+
+
+def slug(noun: str) -> str:
+    """A noun's slug: spaces and CamelCase boundaries become hyphens, lower-cased.
+
+    >>> slug("LineItem"), slug("Fact Type"), slug("URL Alias")
+    ('line-item', 'fact-type', 'url-alias')
+    """
+    return "-".join(_CAMEL.sub("-", noun).lower().split())
+
+
+def plural(state: State, noun: str) -> str:
+    """``Noun 'X' has Plural 'y'``, or the slug with ``s``."""
+    declared = state.get("Noun_has_Plural")
+    if isinstance(declared, Relation):
+        for _, value in declared.matching(0, noun):
+            return value
+    return slug(noun) + "s"
+
+
+def href(state: State, noun: str, entity: str) -> str:
+    return f"/{plural(state, noun)}/{quote(entity, safe='')}"
+
+
+def _relation(state: State, fact_type: str) -> Relation | None:
+    contents = state.get(fact_type)
+    return contents if isinstance(contents, Relation) else None
+
+
+def represent(state: State, noun: str, entity: str) -> dict[str, Any]:
+    """The entity representation of DESIGN §5 (``_links`` holds ``self``)."""
+    out: dict[str, Any] = {"id": entity, "noun": noun}
+    values: dict[str, Any] = {}
+    for field in fields(state, noun):
+        relation = _relation(state, field.fact_type)
+        facts = sorted(relation.matching(field.role, entity)) if relation is not None else []
+        if not facts:
+            continue
+        if field.shape == "flag":
+            values[field.name] = True
+        elif field.shape == "rows":
+            values[field.name] = [{key: fact[role] for key, role in field.keys} for fact in facts]
+        else:
+            other = field.keys[0][1]
+            found = [fact[other] for fact in facts]
+            values[field.name] = found[0] if field.shape == "one" else found
+    if "status" in values:
+        out["status"] = values.pop("status")
+    out.update(values)
+    out["_links"] = {"self": {"href": href(state, noun, entity)}}
+    return out
+
+
+def _matches(entity: dict[str, Any], key: str, wanted: Any) -> bool:
+    value = entity.get(key)
+    if isinstance(value, list):
+        return wanted in value
+    return bool(value == wanted)
+
+
+def _filter(state: State, noun: str, raw: Any) -> dict[str, Any]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise invalid_input("$.filter", "an object of field names to values")
+    names = {"id", "status", *(field.name for field in fields(state, noun)),
+             *(field.fact_type for field in fields(state, noun))}
+    wanted: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key not in names:
+            raise Refusal("unknown_field", f"{noun} has no field {key!r}", field=key,
+                          candidates=closest(key, names - {"id"}))
+        if isinstance(value, bool):
+            pass
+        elif isinstance(value, int | float):
+            value = str(value)
+        elif not isinstance(value, str):
+            raise invalid_input(f"$.filter.{key}", "a string, a number or a boolean")
+        by_fact_type = {field.fact_type: field.name for field in fields(state, noun)}
+        name = str(key)
+        wanted[by_fact_type.get(name, name)] = value
+    return wanted
+
+
+def _count(raw: Any, path: str) -> int | None:
+    if raw is None:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
+        raise invalid_input(path, "a whole number ≥ 0")
+    return raw
+
+
+def list_entities(state: State, noun: str, request: Any) -> dict[str, Any]:
+    """``list:<Noun>``: ``{"items", "total"}``, filtered, ordered by id, then offset and limit."""
+    if request is None:
+        request = {}
+    if not isinstance(request, dict):
+        raise invalid_input("$", "an object with optional filter, limit, offset, include_terminal")
+    allowed = {"filter", "limit", "offset", "include_terminal"}
+    for key in request:
+        if key not in allowed:
+            raise invalid_input(f"$.{key}", "one of " + ", ".join(sorted(allowed)))
+    if not isinstance(request.get("include_terminal", False), bool):
+        raise invalid_input("$.include_terminal", "true or false")
+    fields(state, noun)  # an unknown noun is an error before anything else
+    wanted = _filter(state, noun, request.get("filter"))
+    limit = _count(request.get("limit"), "$.limit")
+    offset = _count(request.get("offset"), "$.offset") or 0
+    items = [represent(state, noun, entity) for entity in entity_ids(state, noun)]
+    items = [item for item in items if all(_matches(item, k, v) for k, v in wanted.items())]
+    page = items[offset:] if limit is None else items[offset:offset + limit]
+    return {"items": page, "total": len(items)}

@@ -1,0 +1,237 @@
+"""create, update, read and get: entities through their fields (DESIGN §4).
+
+create = emit ∘ validate ∘ derive ∘ resolve.  *resolve* determines identity from the
+reference scheme and turns fields into facts (children created in the same command);
+*derive* is the identity until derivation rules arrive; *validate* checks the constraints
+the delta woke; *emit* builds the command result.  An alethic violation rejects: D′ = D.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arest.algebra import State
+from arest.algebra.relations import Relation
+from arest.compiler.fields import Field
+from arest.compiler.population import Change, exists, noun_kind
+from arest.system.entities import fields, represent, slug
+from arest.system.errors import Refusal, closest, invalid_input
+from arest.system.inputs import atom, entity_id
+from arest.system.validate import alethic, violations
+
+Output = dict[str, Any]
+
+
+def reference_scheme(state: State, noun: str) -> tuple[str, ...]:
+    relation = state.get("Noun_has_Reference_Scheme")
+    if not isinstance(relation, Relation):
+        return ("id",)
+    for _, scheme in relation.matching(0, noun):
+        return tuple(part.strip() for part in scheme.split(",") if part.strip())
+    return ("id",)
+
+
+def _counter_cell(noun: str) -> str:
+    return f"counter:{noun}"
+
+
+def _auto_id(change: Change, noun: str) -> str:
+    """``<noun-slug>-<n>`` from the noun's counter, skipping ids already in use."""
+    contents = change.state.get(_counter_cell(noun))
+    n = int(contents) if type(contents) is str and contents.isdigit() else 0
+    while True:
+        n += 1
+        candidate = f"{slug(noun)}-{n}"
+        if not exists(change.state, noun, candidate):
+            change.state = change.state.set(_counter_cell(noun), str(n))
+            return candidate
+
+
+def _field(state: State, noun: str, name: str, path: str) -> Field:
+    known = fields(state, noun)
+    for field in known:
+        if field.name == name:
+            return field
+    matches = [field for field in known if field.fact_type == name]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise Refusal("ambiguous_field", f"{noun} plays {name} in more than one role",
+                      field=name, candidates=[field.name for field in matches])
+    raise Refusal("unknown_field", f"{noun} has no field {name!r}", field=name,
+                  candidates=closest(name, [field.name for field in known]))
+
+
+def _identity(
+    change: Change, noun: str, request: dict[str, Any], path: str
+) -> tuple[str, set[str]]:
+    """The new entity's id and the request keys that named it."""
+    scheme = reference_scheme(change.state, noun)
+    used = {"id"} if "id" in request else set()
+    given = atom(request["id"], f"{path}.id") if "id" in request else None
+    if len(scheme) == 1:
+        alias = scheme[0]
+        if alias != "id" and alias in request:
+            value = atom(request[alias], f"{path}.{alias}")
+            if given is not None and value != given:
+                raise invalid_input(f"{path}.{alias}", f"the same value as id ({given!r})")
+            given = value
+            used.add(alias)
+        return (given if given is not None else _auto_id(change, noun)), used
+    if all(component in request for component in scheme):
+        parts = [atom(request[component], f"{path}.{component}") for component in scheme]
+        joined = "-".join(parts)
+        if given is not None and given != joined:
+            raise invalid_input(f"{path}.id", f"the components joined by '-' ({joined!r})")
+        return joined, used
+    if given is not None:
+        return given, used
+    raise invalid_input(path, f"id, or the reference components {', '.join(scheme)}")
+
+
+def _components(change: Change, noun: str, entity: str, request: dict[str, Any]) -> None:
+    """A compound reference's components as facts, split from the id when not given."""
+    scheme = reference_scheme(change.state, noun)
+    if len(scheme) < 2:
+        return
+    parts = entity.rsplit("-", len(scheme) - 1)
+    for component, part in zip(scheme, parts, strict=False):
+        if component not in request:
+            request[component] = part
+
+
+def create_entity(
+    change: Change, noun: str, request: Any, path: str, link: tuple[Field, str] | None = None
+) -> str:
+    """resolve: the entity, its facts and its children into the change; its id."""
+    if not isinstance(request, dict):
+        raise invalid_input(path, f"an object: the {noun}'s id and fields")
+    fields(change.state, noun)
+    if noun_kind(change.state, noun) != "entity":
+        raise invalid_input(path, f"an entity type: {noun} is a value type")
+    entity, used = _identity(change, noun, request, path)
+    if exists(change.state, noun, entity):
+        raise Refusal("entity_exists", f"{noun} {entity!r} exists", noun=noun, id=entity)
+    change.touch(noun, entity)
+    request = dict(request)
+    _components(change, noun, entity, request)
+    if link is not None:
+        field, parent = link
+        fact = [entity, entity]
+        fact[field.keys[0][1]] = parent
+        change.add(field.fact_type, tuple(fact))
+    set_fields(change, noun, entity, {k: v for k, v in request.items() if k not in used}, path,
+               replace=False)
+    return entity
+
+
+def _retract_field(change: Change, field: Field, entity: str) -> None:
+    relation = change.state.get(field.fact_type)
+    if isinstance(relation, Relation):
+        for fact in sorted(relation.matching(field.role, entity)):
+            change.remove(field.fact_type, fact)
+
+
+def set_fields(
+    change: Change, noun: str, entity: str, values: dict[str, Any], path: str, replace: bool
+) -> None:
+    """Each field's facts; with ``replace``, a single-valued field's old fact goes first."""
+    for name, value in values.items():
+        where = f"{path}.{name}"
+        field = _field(change.state, noun, name, where)
+        if field.fact_type.endswith("_has_Status") and field.name == "status":
+            raise Refusal("derived_fact_type", "status is maintained by the state machine",
+                          fact_type=field.fact_type)
+        if value is None:
+            _retract_field(change, field, entity)
+            continue
+        if field.shape == "flag":
+            if not isinstance(value, bool):
+                raise invalid_input(where, "true or false")
+            if value:
+                change.add(field.fact_type, (entity,))
+            else:
+                _retract_field(change, field, entity)
+            continue
+        if field.shape == "rows":
+            rows = value if isinstance(value, list) else [value]
+            for index, row in enumerate(rows):
+                change.add(field.fact_type, _row(field, entity, row, f"{where}[{index}]"))
+            continue
+        items = value if isinstance(value, list) else [value]
+        if field.shape == "one" and isinstance(value, list):
+            raise invalid_input(where, f"one value: each {noun} has at most one {field.name}")
+        if field.shape == "one" and replace:
+            _retract_field(change, field, entity)
+        other_noun, other_role = change.roles(field.fact_type)[field.keys[0][1]], field.keys[0][1]
+        for index, item in enumerate(items):
+            at = f"{where}[{index}]" if isinstance(value, list) else where
+            if isinstance(item, dict):
+                create_entity(change, other_noun, item, at, link=(_back(change, field), entity))
+                continue
+            fact = [entity, entity]
+            fact[other_role] = atom(item, at)
+            change.add(field.fact_type, tuple(fact))
+
+
+def _back(change: Change, field: Field) -> Field:
+    """The same binary fact type seen from its other role (for a child's link to its parent)."""
+    other = field.keys[0][1]
+    return Field(field.name, field.fact_type, other, "many", (("", field.role),))
+
+
+def _row(field: Field, entity: str, row: Any, path: str) -> tuple[str, ...]:
+    if not isinstance(row, dict):
+        raise invalid_input(path, "an object keyed by " + ", ".join(k for k, _ in field.keys))
+    fact = [""] * (len(field.keys) + 1)
+    fact[field.role] = entity
+    for key, role in field.keys:
+        if key not in row:
+            raise invalid_input(f"{path}.{key}", "a value for every other role")
+        fact[role] = atom(row[key], f"{path}.{key}")
+    return tuple(fact)
+
+
+def command_result(
+    before: State, change: Change, entity: tuple[str, str] | None = None
+) -> tuple[Output, State]:
+    """validate ∘ emit: the violations the delta woke; reject on an alethic one."""
+    found = violations(change.state, change.delta)
+    rejected = bool(alethic(found))
+    after = before if rejected else change.state
+    out: Output = {"rejected": rejected}
+    if entity is not None:
+        noun, entity_id_ = entity
+        out["entity"] = (
+            represent(after, noun, entity_id_) if exists(after, noun, entity_id_) else None
+        )
+    out.update(violations=found, derived=[], effects=[], next_actions=[])
+    return out, after
+
+
+def create(state: State, noun: str, request: Any) -> tuple[Output, State]:
+    change = Change(state)
+    entity = create_entity(change, noun, {} if request is None else request, "$")
+    return command_result(state, change, (noun, entity))
+
+
+def update(state: State, noun: str, request: Any) -> tuple[Output, State]:
+    if not isinstance(request, dict) or "id" not in request:
+        raise invalid_input("$", "an object with the id and the fields to change")
+    fields(state, noun)
+    entity = atom(request["id"], "$.id")
+    if not exists(state, noun, entity):
+        raise Refusal("unknown_entity", f"no {noun} {entity!r}", noun=noun, id=entity)
+    change = Change(state)
+    change.touch(noun, entity)
+    values = {k: v for k, v in request.items() if k != "id"}
+    set_fields(change, noun, entity, values, "$", replace=True)
+    return command_result(state, change, (noun, entity))
+
+
+def read(state: State, noun: str, request: Any) -> Output:
+    fields(state, noun)
+    entity = entity_id(request)
+    if not exists(state, noun, entity):
+        raise Refusal("unknown_entity", f"no {noun} {entity!r}", noun=noun, id=entity)
+    return represent(state, noun, entity)

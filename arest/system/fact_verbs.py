@@ -1,0 +1,144 @@
+"""assert, retract, verify, query and project: facts by fact type (DESIGN §4).
+
+``query`` and ``project`` are restrictions and projections, Codd's σ and π, over one fact
+type's relation or one noun's entities; rows are ordered by their values.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arest.algebra import State
+from arest.algebra.relations import Relation
+from arest.compiler.fields import status_fact_type
+from arest.compiler.population import Change, entity_ids
+from arest.system.entities import fields, represent
+from arest.system.entity_verbs import Output, command_result
+from arest.system.errors import Refusal, closest, invalid_input
+from arest.system.inputs import atom, bindings_fact, fact_type_of, role_names
+from arest.system.validate import alethic, violations
+
+
+def _derived_mode(state: State, fact_type: str) -> str:
+    relation = state.get("Fact_Type_has_Derivation_Mode")
+    if isinstance(relation, Relation):
+        for _, mode in relation.matching(0, fact_type):
+            return mode
+    return ""
+
+
+def _writable(state: State, request: Any) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """The fact a write names, refusing fact types only derivation or a machine maintains."""
+    fact_type, roles = fact_type_of(state, request)
+    if fact_type == status_fact_type(roles[0]):
+        raise Refusal("derived_fact_type", f"{fact_type} is maintained by the state machine",
+                      fact_type=fact_type)
+    if _derived_mode(state, fact_type) in ("*", "**"):
+        raise Refusal("derived_fact_type", f"{fact_type} is derived; it cannot be asserted",
+                      fact_type=fact_type)
+    if set(request) - {"fact_type", "bindings"}:
+        extra = sorted(set(request) - {"fact_type", "bindings"})[0]
+        raise invalid_input(f"$.{extra}", "only fact_type and bindings")
+    return fact_type, roles, bindings_fact(roles, request.get("bindings"))
+
+
+def _fact_output(out: Output, fact_type: str, roles: tuple[str, ...], fact: tuple[str, ...]
+                 ) -> Output:
+    out["fact"] = {"fact_type": fact_type,
+                   "bindings": dict(zip(role_names(roles), fact, strict=True))}
+    return out
+
+
+def assert_fact(state: State, request: Any) -> tuple[Output, State]:
+    fact_type, roles, fact = _writable(state, request)
+    change = Change(state)
+    change.add(fact_type, fact)
+    out, after = command_result(state, change)
+    return _fact_output(out, fact_type, roles, fact), after
+
+
+def retract_fact(state: State, request: Any) -> tuple[Output, State]:
+    fact_type, roles, fact = _writable(state, request)
+    change = Change(state)
+    change.remove(fact_type, fact)
+    out, after = command_result(state, change)
+    return _fact_output(out, fact_type, roles, fact), after
+
+
+def verify(state: State, request: Any) -> Output:
+    """What asserting the fact would report, without asserting it."""
+    fact_type, _, fact = _writable(state, request)
+    change = Change(state)
+    change.add(fact_type, fact)
+    found = violations(change.state, change.delta)
+    return {"violations": found, "would_reject": bool(alethic(found))}
+
+
+def _matches(row: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    for key, value in wanted.items():
+        held = row.get(key)
+        if not (value in held if isinstance(held, list) else held == value):
+            return False
+    return True
+
+
+def _filter(raw: Any, names: list[str], path: str) -> dict[str, Any]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise invalid_input(path, "an object of names to values")
+    for key in raw:
+        if key not in names:
+            raise Refusal("unknown_field", f"no role or field {key!r}", field=key,
+                          candidates=closest(str(key), names))
+    return {key: atom(value, f"{path}.{key}") if not isinstance(value, bool) else value
+            for key, value in raw.items()}
+
+
+def query(state: State, fact_type: str, request: Any) -> Output:
+    """``query:<fact type>``: its facts as rows keyed by role name, filtered."""
+    _, roles = fact_type_of(state, {"fact_type": fact_type})
+    names = role_names(roles)
+    wanted = _filter(request, names, "$")
+    relation = state.get(fact_type)
+    facts = sorted(relation) if isinstance(relation, Relation) else []
+    rows: list[dict[str, Any]] = [dict(zip(names, fact, strict=True)) for fact in facts]
+    rows = [{**row, "derived": False} for row in rows if _matches(row, wanted)]
+    return {"rows": rows, "total": len(rows)}
+
+
+def project(state: State, request: Any) -> Output:
+    """``project``: the distinct rows of the chosen roles (or fields) of a fact type (or a
+    noun's entities), after a restriction."""
+    if not isinstance(request, dict) or ("fact_type" in request) == ("noun" in request):
+        raise invalid_input("$", "an object with fact_type or noun, and filter?, roles?")
+    extra = sorted(set(request) - {"fact_type", "noun", "filter", "roles"})
+    if extra:
+        raise invalid_input(f"$.{extra[0]}", "only fact_type or noun, filter, roles")
+    if "fact_type" in request:
+        found = query(state, request["fact_type"], None)["rows"]
+        rows = [{k: v for k, v in row.items() if k != "derived"} for row in found]
+        names = role_names(fact_type_of(state, request)[1])
+    else:
+        noun = request["noun"]
+        if not isinstance(noun, str):
+            raise invalid_input("$.noun", "a noun name")
+        names = ["id", *(field.name for field in fields(state, noun))]
+        rows = [
+            {k: v for k, v in represent(state, noun, entity).items() if k in names}
+            for entity in entity_ids(state, noun)
+        ]
+    wanted = _filter(request.get("filter"), names, "$.filter")
+    chosen = request.get("roles", names)
+    if not isinstance(chosen, list) or not all(isinstance(name, str) for name in chosen):
+        raise invalid_input("$.roles", "a list of role or field names")
+    for name in chosen:
+        if name not in names:
+            raise Refusal("unknown_field", f"no role or field {name!r}", field=name,
+                          candidates=closest(name, names))
+    distinct: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        if _matches(row, wanted):
+            picked = {name: row.get(name) for name in chosen}
+            distinct.setdefault(repr(sorted(picked.items())), picked)
+    return {"rows": [distinct[key] for key in sorted(distinct)]}

@@ -1,0 +1,95 @@
+"""Reading command input: values, bindings, fact types (DESIGN §4).
+
+Values are atoms: a string as it is, a JSON number as its numeral (``42``, ``2.5``), never
+a boolean outside a flag.  Bindings name a fact type's roles by their nouns, numbered in
+role order where a noun plays several roles (``Book1``, ``Book2``), or list the values in
+role order.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from arest.algebra import State
+from arest.algebra.numerals import numeral
+from arest.algebra.relations import Fact, Relation
+from arest.compiler.population import role_nouns
+from arest.system.errors import Refusal, closest, invalid_input
+
+
+def atom(value: Any, path: str) -> str:
+    """A JSON value as an atom: strings as they are, numbers as numerals."""
+    if isinstance(value, bool) or value is None:
+        raise invalid_input(path, "a string or a number")
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        text = numeral(Decimal(repr(value)))
+        if text is None:
+            raise invalid_input(path, "a finite number")
+        return text
+    raise invalid_input(path, "a string or a number")
+
+
+def fact_type_of(state: State, request: Any) -> tuple[str, tuple[str, ...]]:
+    """The fact type a request names (``fact_type``), with its role nouns."""
+    if not isinstance(request, dict):
+        raise invalid_input("$", "an object with fact_type and bindings")
+    fact_type = request.get("fact_type")
+    if not isinstance(fact_type, str):
+        raise invalid_input("$.fact_type", "a fact type id")
+    roles = role_nouns(state, fact_type)
+    if not roles:
+        known = state.get("Fact_Type_has_Reading_Text")
+        ids = {fact[0] for fact in known} if isinstance(known, Relation) else set()
+        raise Refusal("unknown_fact_type", f"no fact type {fact_type!r}", fact_type=fact_type,
+                      candidates=closest(fact_type, ids))
+    return fact_type, roles
+
+
+def role_names(roles: tuple[str, ...]) -> list[str]:
+    """Each role's name: its noun, numbered in role order where the noun repeats.
+
+    >>> role_names(("Book", "Book", "Year"))
+    ['Book1', 'Book2', 'Year']
+    """
+    seen: dict[str, int] = {}
+    names: list[str] = []
+    for noun in roles:
+        seen[noun] = seen.get(noun, 0) + 1
+        names.append(f"{noun}{seen[noun]}" if roles.count(noun) > 1 else noun)
+    return names
+
+
+def bindings_fact(roles: tuple[str, ...], bindings: Any, path: str = "$.bindings") -> Fact:
+    """The fact bindings describe: a value for every role, by role name or in role order."""
+    names = role_names(roles)
+    if isinstance(bindings, list):
+        if len(bindings) != len(roles):
+            raise invalid_input(path, f"{len(roles)} values, one per role: {', '.join(names)}")
+        return tuple(atom(value, f"{path}[{i}]") for i, value in enumerate(bindings))
+    if not isinstance(bindings, dict):
+        raise invalid_input(path, "an object of role names to values, or a list in role order")
+    for key in bindings:
+        if key not in names:
+            if key in roles:
+                raise Refusal("ambiguous_field", f"{key!r} plays more than one role here",
+                              field=key, candidates=[n for n in names if n.startswith(key)])
+            raise Refusal("unknown_field", f"no role {key!r}", field=key,
+                          candidates=closest(str(key), names))
+    missing = [name for name in names if name not in bindings]
+    if missing:
+        raise invalid_input(f"{path}.{missing[0]}", f"a value for every role: {', '.join(names)}")
+    return tuple(atom(bindings[name], f"{path}.{name}") for name in names)
+
+
+def entity_id(request: Any, path: str = "$") -> str:
+    """The id a read-like request names: ``{"id": …}`` or the id itself."""
+    if isinstance(request, dict):
+        if set(request) != {"id"}:
+            raise invalid_input(path, 'an object with just "id", or the id')
+        request = request["id"]
+    return atom(request, f"{path}.id" if path == "$" else path)

@@ -1,0 +1,64 @@
+"""snapshot, rollback, snapshots: earlier states of D kept in D itself (DESIGN §5).
+
+A snapshot is the state D without its registry; the registry, the cell ``snapshots``, is an
+archive that taking a snapshot grows and a rollback leaves alone, so that rolling back keeps
+every snapshot.  A snapshot's id is its label; an auto label is ``snap-N``, skipping labels
+in use; taking a label again replaces that snapshot; rollback does not consume it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arest.algebra import State
+from arest.algebra.relations import Archive
+from arest.system.context import Context
+from arest.system.errors import Refusal, invalid_input
+
+REGISTRY = "snapshots"
+
+Output = dict[str, Any]
+
+
+def _registry(state: State) -> Archive:
+    contents = state.get(REGISTRY)
+    return contents if isinstance(contents, Archive) else Archive()
+
+
+def snapshot(state: State, request: Any, context: Context) -> tuple[Output, State]:
+    request = {} if request is None else request
+    if not isinstance(request, dict) or set(request) - {"label"}:
+        raise invalid_input("$", 'an object with an optional "label"')
+    registry = _registry(state)
+    label = request.get("label")
+    if label is None:
+        n = len(registry) + 1
+        while f"snap-{n}" in registry:
+            n += 1
+        label = f"snap-{n}"
+    elif not isinstance(label, str) or not label:
+        raise invalid_input("$.label", "a non-empty string")
+    captured = state.delete(REGISTRY) if REGISTRY in state else state
+    return {"id": label}, state.set(REGISTRY, registry.with_state(label, context.now, captured))
+
+
+def rollback(state: State, request: Any) -> tuple[Output, State]:
+    if not isinstance(request, dict) or set(request) != {"id"} or not isinstance(
+        request["id"], str
+    ):
+        raise invalid_input("$", 'an object with the snapshot "id"')
+    registry = _registry(state)
+    label = request["id"]
+    if label not in registry:
+        raise Refusal("unknown_snapshot", f"no snapshot {label!r}", id=label,
+                      candidates=registry.labels())
+    restored: State = registry.state(label)
+    return {"id": label, "rolled_back": True}, restored.set(REGISTRY, registry)
+
+
+def snapshots(state: State, request: Any) -> Output:
+    if request not in (None, {}):
+        raise invalid_input("$", "{}")
+    registry = _registry(state)
+    return {"snapshots": [{"id": label, "taken_at": registry.taken_at(label)}
+                          for label in registry.labels()]}

@@ -1,0 +1,119 @@
+"""validate: the violations a state holds, among the keys a command's delta touched.
+
+For each constraint the delta wakes (through the trigger index ``triggers:…``), the keys are
+the delta's facts and entities its triggers select; the constraint's compiled check — an FFP
+object — runs on them in the fast evaluator, reading D by index.  Full validation runs the
+same checks on every key: every fact as if just added, every entity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from arest.algebra import BOTTOM, Object, State, evaluate
+from arest.algebra.relations import Fact, Relation
+from arest.compiler.constraints import (
+    ADDED,
+    ENTITIES,
+    Compiled,
+    constraint_cell,
+    trigger_cell,
+)
+from arest.compiler.population import Delta, entity_ids
+
+
+def as_json(x: Object) -> Any:
+    """An FFP object as JSON: atoms are strings, sequences lists, ⊥ null."""
+    if type(x) is str:
+        return x
+    if type(x) is tuple:
+        return [as_json(item) for item in x]
+    return None
+
+
+def _compiled(state: State, constraint_id: str) -> Compiled | None:
+    contents = state.get(constraint_cell(constraint_id))
+    return Compiled.from_object(contents) if type(contents) is tuple else None
+
+
+def _woken(state: State, cells: Iterable[str]) -> list[Compiled]:
+    ids: set[str] = set()
+    for cell in cells:
+        contents = state.get(cell)
+        if type(contents) is tuple:
+            ids.update(str(item) for item in contents)
+    found = (_compiled(state, constraint_id) for constraint_id in sorted(ids))
+    return [constraint for constraint in found if constraint is not None]
+
+
+def _project(fact: Fact, roles: tuple[int, ...]) -> Object:
+    return tuple(fact[role - 1] for role in roles) if roles else fact
+
+
+def _keys(constraint: Compiled, delta: Delta) -> list[Object]:
+    keys: set[Object] = set()
+    for event, target, roles in constraint.triggers:
+        if event == ENTITIES:
+            keys.update((entity,) for entity in delta.entities.get(target, ()))
+        else:
+            facts = delta.added if event == ADDED else delta.removed
+            keys.update(_project(fact, roles) for fact in facts.get(target, ()))
+    return sorted(keys)  # type: ignore[type-var]
+
+
+def _run(state: State, constraint: Compiled, keys: list[Object]) -> list[dict[str, Any]]:
+    if not keys:
+        return []
+    found = evaluate(constraint.check, tuple(keys), state)
+    if found is BOTTOM or type(found) is not tuple:
+        raise RuntimeError(f"the check of {constraint.id} gave {found!r}: a compiler error")
+    return [
+        {
+            "constraint_id": constraint.id,
+            "kind": constraint.kind,
+            "modality": constraint.modality,
+            "reading": constraint.reading,
+            "detail": {"key": as_json(item[0]), "evidence": as_json(item[1])},  # type: ignore[index]
+        }
+        for item in found
+    ]
+
+
+def violations(state: State, delta: Delta) -> list[dict[str, Any]]:
+    """The violations among the keys the delta touched, constraint by constraint."""
+    cells = [trigger_cell(ADDED, f) for f in (*delta.added, *delta.removed)]
+    cells += [trigger_cell(ENTITIES, noun) for noun in delta.entities]
+    found: list[dict[str, Any]] = []
+    for constraint in _woken(state, cells):
+        found.extend(_run(state, constraint, _keys(constraint, delta)))
+    return found
+
+
+def every_key(state: State, constraint: Compiled) -> list[Object]:
+    """Every key the constraint's triggers can select in the state."""
+    keys: set[Object] = set()
+    for event, target, roles in constraint.triggers:
+        if event == ENTITIES:
+            keys.update((entity,) for entity in entity_ids(state, target))
+        else:
+            relation = state.get(target)
+            if isinstance(relation, Relation):
+                keys.update(_project(fact, roles) for fact in relation)
+    return sorted(keys)  # type: ignore[type-var]
+
+
+def all_violations(state: State) -> list[dict[str, Any]]:
+    """Every violation in the state: each constraint checked over every key."""
+    ids = sorted(name.removeprefix("constraint:") for name in state
+                 if name.startswith("constraint:"))
+    found: list[dict[str, Any]] = []
+    for constraint_id in ids:
+        constraint = _compiled(state, constraint_id)
+        if constraint is not None:
+            found.extend(_run(state, constraint, every_key(state, constraint)))
+    return found
+
+
+def alethic(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [violation for violation in found if violation["modality"] == "alethic"]

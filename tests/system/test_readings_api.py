@@ -1,0 +1,88 @@
+"""arest.load, arest.compile, arest.warnings and ReadingError (DESIGN §3)."""
+
+from pathlib import Path
+
+import pytest
+
+import arest
+from arest.algebra import EMPTY_STATE
+
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "tutor-domains"
+
+
+def test_load_a_corpus_domain() -> None:
+    D = arest.load(CORPUS / "orders.md")
+    out, same = arest.apply(D, "schema", {"noun": "Order"})
+    assert same is D
+    ids = {fact_type["id"] for fact_type in out["fact_types"]}
+    assert "Order_is_placed_by_Customer" in ids
+    assert any(c["reading"] == "Each Order has at most one Coupon." for c in out["constraints"])
+
+
+def test_load_a_folder_reads_every_markdown_file_in_name_order(tmp_path: Path) -> None:
+    (tmp_path / "b.md").write_text("Customer places Order.\n")
+    (tmp_path / "a.md").write_text("Order(.Order Id) is an entity type.\n")
+    (tmp_path / "notes.txt").write_text("not readings")
+    D = arest.load(tmp_path)
+    nouns = {noun["name"]: noun for noun in arest.apply(D, "schema")[0]["nouns"]}
+    assert nouns["Order"]["reference_scheme"] == ["Order Id"]
+
+
+def test_a_missing_path_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        arest.load(tmp_path / "nowhere.md")
+
+
+def test_reading_errors_list_every_diagnostic_compiler_style() -> None:
+    with pytest.raises(arest.ReadingError) as caught:
+        arest.load(CORPUS / "catalog.md")
+    message = str(caught.value)
+    assert isinstance(caught.value, ValueError)
+    assert f"{CORPUS / 'catalog.md'}:156:1:" in message
+    assert f"{CORPUS / 'catalog.md'}:157:1:" in message
+    assert "Brand 'acme' has Brand Name 'Acme Corp'." in message
+    assert len(caught.value.diagnostics) == 2
+
+
+def test_compile_continues_from_the_state_it_is_given() -> None:
+    D = arest.compile("Order(.Order Id) is an entity type.\nCustomer(.id) is an entity type.\n"
+                      "Order was placed by Customer.")
+    D2 = arest.compile("Customer is active.\nCustomer 'acme' is active.", D)
+    assert arest.apply(D2, "list:Customer")[0]["items"][0]["is active"] is True
+    assert arest.apply(D, "list:Customer")[0]["items"] == []  # D itself is unchanged
+
+
+def test_compile_refuses_what_does_not_read_and_names_the_place() -> None:
+    with pytest.raises(arest.ReadingError) as caught:
+        arest.compile("Order was placed by Customer.\nEach Order was placed by.")
+    assert caught.value.diagnostics[0].line == 2
+    assert "<compile 1>:2:" in str(caught.value)
+
+
+def test_permissive_mode_declares_unknown_nouns_and_warns() -> None:
+    D = arest.compile("Person has Display Name.")
+    assert any("Display Name" in warning for warning in arest.warnings(D))
+    kinds = {noun["name"]: noun["kind"] for noun in arest.apply(D, "schema")[0]["nouns"]}
+    assert kinds["Display Name"] == "value"
+
+
+def test_strict_mode_rejects_unknown_nouns() -> None:
+    with pytest.raises(arest.ReadingError) as caught:
+        arest.compile("Person has Display Name.", strict=True)
+    assert "Display Name" in str(caught.value)
+
+
+def test_import_arest_stays_light() -> None:
+    import subprocess
+    import sys
+
+    probe = "import arest, sys; print(sorted(m for m in ('lark', 'mcp', 'starlette', " \
+            "'uvicorn', 'arest.forml2') if m in sys.modules))"
+    output = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True).stdout
+    assert output.strip() == "[]"
+
+
+def test_the_empty_state_knows_no_nouns() -> None:
+    out, _ = arest.apply(EMPTY_STATE, "list:Order")
+    assert out["error"]["code"] == "unknown_noun"
