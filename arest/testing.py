@@ -11,16 +11,20 @@ Needs the ``test`` extra (Hypothesis); ``import arest`` never imports this modul
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from hypothesis import strategies as st
 
-from arest.algebra import forms
+from arest.algebra import State, forms, store_all
 from arest.algebra.environment import ENVIRONMENT_PRIMITIVES
 from arest.algebra.objects import Object
 from arest.algebra.primitives import PRIMITIVES
+from arest.algebra.relations import Relation
+from arest.compiler.population import Change
 
 __all__ = [
-    "BINDINGS", "CONSTRAINT_POOL", "atoms", "commands", "functions", "objects", "schemas",
-    "small_atoms", "texts",
+    "BINDINGS", "CONSTRAINT_POOL", "atoms", "bulk_load", "commands", "functions", "objects",
+    "schemas", "small_atoms", "texts",
 ]
 
 _WORDS = ("a", "b", "c", "T", "F", "x y", "Order Id")
@@ -179,3 +183,29 @@ def commands() -> st.SearchStrategy[tuple[str, object]]:
         ("assert", {"fact_type": "Person_has_Age", "bindings": ["ann", True]}),
     ])
     return st.one_of(writes, writes, creates, updates, wrong)
+
+
+def bulk_load(state: State, facts: Iterable[tuple[str, tuple[str, ...]]]) -> State:
+    """D with many facts added at once, their entities in their populations, without
+    validation: for benchmarks and tests that need a large population quickly.  The facts
+    must belong to D's fact types; nothing checks that they satisfy its constraints.
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.\\nOrder has Amount.")
+    >>> D2 = bulk_load(D, [("Order_has_Amount", (f"o{i}", "1")) for i in range(3)])
+    >>> arest.apply(D2, "list:Order")[0]["total"]
+    3
+    """
+    grouped: dict[str, list[tuple[str, ...]]] = {}
+    for fact_type, fact in facts:
+        grouped.setdefault(fact_type, []).append(fact)
+    change = Change(state)
+    cells: list[tuple[str, Relation]] = []
+    for fact_type, batch in grouped.items():
+        current = state.get(fact_type)
+        relation = current if isinstance(current, Relation) else Relation(len(batch[0]))
+        cells.append((fact_type, relation.extended(batch)))
+        for position, noun in enumerate(change.roles(fact_type)):
+            if change.is_entity_type(noun):
+                change.touch_all(noun, {fact[position] for fact in batch})
+    return store_all(change.state, cells)

@@ -119,6 +119,15 @@ class Change:
                 self.state = self.state.set(population_cell(member_of), grown)
             self.delta.entities.setdefault(member_of, set()).add(entity)
 
+    def touch_all(self, noun: str, entities: set[str]) -> None:
+        """:meth:`touch` for many entities at once (a bulk load)."""
+        for member_of in (noun, *supertypes(self.state, noun)):
+            population = self._relation(population_cell(member_of), 1)
+            grown = population.extended((entity,) for entity in sorted(entities))
+            if grown is not population:
+                self.state = self.state.set(population_cell(member_of), grown)
+            self.delta.entities.setdefault(member_of, set()).update(entities)
+
     def add(self, fact_type: str, fact: Fact) -> bool:
         """Assert one fact; True when it was not there before."""
         relation = self._relation(fact_type, len(fact))
