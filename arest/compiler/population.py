@@ -96,6 +96,9 @@ class Change:
         self.delta = Delta()
         self._roles: dict[str, tuple[str, ...]] = {}
         self._entity_kind: dict[str, bool] = {}
+        self._member_of: dict[str, tuple[str, ...]] = {}
+        self._touched: set[tuple[str, str]] = set()
+        self._reference: dict[str, tuple[str, ...]] = {}
 
     def roles(self, fact_type: str) -> tuple[str, ...]:
         if fact_type not in self._roles:
@@ -107,21 +110,42 @@ class Change:
             self._entity_kind[noun] = noun_kind(self.state, noun) == "entity"
         return self._entity_kind[noun]
 
+    def reference(self, noun: str) -> tuple[str, ...]:
+        """The noun's reference scheme: its components (``("id",)`` by default)."""
+        if noun not in self._reference:
+            relation = _relation(self.state, "Noun_has_Reference_Scheme")
+            schemes = [s for _, s in relation.matching(0, noun)] if relation is not None else []
+            parts = schemes[0].split(",") if schemes else ["id"]
+            self._reference[noun] = tuple(p.strip() for p in parts if p.strip()) or ("id",)
+        return self._reference[noun]
+
     def _relation(self, name: str, arity: int) -> Relation:
-        return _relation(self.state, name) or Relation(arity)
+        found = _relation(self.state, name)
+        return Relation(arity) if found is None else found
+
+    def member_of(self, noun: str) -> tuple[str, ...]:
+        """The noun and its supertypes: every population an entity of the noun is in."""
+        if noun not in self._member_of:
+            self._member_of[noun] = (noun, *supertypes(self.state, noun))
+        return self._member_of[noun]
 
     def touch(self, noun: str, entity: str) -> None:
-        """The entity exists (in its noun's population and its supertypes') and is validated."""
-        for member_of in (noun, *supertypes(self.state, noun)):
+        """The entity exists (in its noun's population and its supertypes').  A new one is in
+        the delta, to be validated whole; facts added about an existing one can only wake the
+        constraints of the fact types they are in."""
+        if (noun, entity) in self._touched:
+            return
+        self._touched.add((noun, entity))
+        for member_of in self.member_of(noun):
             population = self._relation(population_cell(member_of), 1)
             grown = population.add((entity,))
             if grown is not population:
                 self.state = self.state.set(population_cell(member_of), grown)
-            self.delta.entities.setdefault(member_of, set()).add(entity)
+                self.delta.entities.setdefault(member_of, set()).add(entity)
 
     def touch_all(self, noun: str, entities: set[str]) -> None:
         """:meth:`touch` for many entities at once (a bulk load)."""
-        for member_of in (noun, *supertypes(self.state, noun)):
+        for member_of in self.member_of(noun):
             population = self._relation(population_cell(member_of), 1)
             grown = population.extended((entity,) for entity in sorted(entities))
             if grown is not population:

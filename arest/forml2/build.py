@@ -19,6 +19,7 @@ from arest.forml2.constructs import (
     Source,
     SubtypeDecl,
 )
+from arest.forml2.machines import MACHINE_FACT_TYPES
 from arest.forml2.schema import Resolution, Schema, fact_type_id
 from arest.forml2.syntax import Clause, Noun, Phrase, Statement
 
@@ -263,6 +264,8 @@ class Builder:
         if self._contradicts_reference(source, fact):
             return
         self.emit(source, fact)
+        if found.fact_type in MACHINE_FACT_TYPES:
+            self.schema.machine_facts.append(fact)
         if found.fact_type == "State_Machine_Definition_is_for_Noun":
             self.schema.machines.add(ordered[1])
             implicit = (ordered[1], "Status")

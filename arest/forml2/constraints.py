@@ -33,8 +33,9 @@ class Interpreter:
         self.count = 0
 
     # ---- helpers ----------------------------------------------------------------------------
-    def resolve(self, clause: Clause) -> tuple[Resolution, tuple[str, ...]] | None:
-        """The fact type a clause reads and its nouns, or None after reporting why not."""
+    def terms(self, clause: Clause) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """A clause's declared nouns and the predicate words around them (a phrase's
+        leading words joined to the words before it, negation left out)."""
         subject = clause.phrases[0]
         nouns = tuple(
             self.b.noun(self.source, subject.noun if p.itself else p.noun) for p in clause.phrases
@@ -45,10 +46,29 @@ class Interpreter:
             )
             for i in range(len(clause.words))
         )
-        words = tuple(" ".join(x for x in w.split() if x not in _NEGATION) for w in words)
+        return nouns, tuple(" ".join(x for x in w.split() if x not in _NEGATION) for w in words)
+
+    def resolve(
+        self, clause: Clause, elided: str = ""
+    ) -> tuple[Resolution, tuple[str, ...]] | None:
+        """The fact type a clause reads and its nouns, or None after reporting why not.
+
+        ``elided`` is the predicate a continuation may leave leading words of out
+        (``is in that Room and at that Time``: ``at`` stands for ``is at``): when the
+        words as written read no fact type exactly, the shortest leading part of
+        ``elided`` that makes them read one is put back."""
+        nouns, words = self.terms(clause)
+        if elided and len(words) > 1:
+            given = elided.split()
+            for size in range(len(given) + 1):
+                head = " ".join(given[:size])
+                tried = (words[0], f"{head} {words[1]}".strip(), *words[2:])
+                exact = self.b.schema.resolve(nouns, tried, exact=True)
+                if isinstance(exact, Resolution):
+                    return exact, nouns
         found = self.b.schema.resolve(nouns, words)
         if isinstance(found, str):
-            self.b.error(self.source, found, subject.noun.offset)
+            self.b.error(self.source, found, clause.phrases[0].noun.offset)
             return None
         return found, nouns
 
@@ -187,7 +207,7 @@ class Interpreter:
         if found is None:
             return None
         resolution, nouns = found
-        index = _anaphor(clause, nouns, noun)
+        index = anaphor(clause, nouns, noun)
         return Span(resolution.fact_type, (resolution.roles[index],))
 
     def set_comparison(self, st: Statement) -> None:
@@ -196,34 +216,6 @@ class Interpreter:
         spans = [self.clause_span(c, noun) for c in st.parts["clauses"]]
         if all(s is not None for s in spans):
             self.constraint(kind, tuple((s,) for s in spans if s is not None))
-
-    def external(self, st: Statement) -> None:
-        """``For each Plan and Interval that Plan has that Interval at most one Price.``:
-        the named nouns' roles (their ``that`` occurrences) are counted over."""
-        clause: Clause = st.parts["clause"]
-        found = self.resolve(clause)
-        if found is None:
-            return
-        resolution, nouns = found
-        names = [self.b.noun(self.source, n) for n in st.parts["nouns"]]
-        used: list[int] = []
-        for name in names:
-            index = _anaphor(clause, nouns, name, used)
-            if nouns[index] == name:
-                used.append(index)
-        bounded = [i for i, p in enumerate(clause.phrases) if p.bound is not None]
-        if len(used) != len(names) or len(bounded) != 1 or bounded[0] in used:
-            self.b.error(
-                self.source,
-                "an external uniqueness constraint reads `For each A and"
-                " B, that A <verb> that B at most one C.`",
-            )
-            return
-        bound = clause.phrases[bounded[0]].bound
-        assert bound is not None
-        roles = tuple(sorted(resolution.roles[i] for i in used))
-        span = (Span(resolution.fact_type, roles),)
-        self.cardinality(span, span, bound.low, bound.high)
 
     def spanning(self, st: Statement) -> None:
         found = self.resolve(st.parts["clause"])
@@ -319,7 +311,7 @@ def _name(kind: str) -> str:
     return next(k for k, v in RING.items() if v == kind)
 
 
-def _anaphor(
+def anaphor(
     clause: Clause, nouns: tuple[str, ...], noun: str | None, used: list[int] | None = None
 ) -> int:
     """The phrase of ``clause`` that ``noun`` names: an unused ``that`` occurrence first,

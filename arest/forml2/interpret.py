@@ -6,6 +6,7 @@ from __future__ import annotations
 from arest.forml2.build import Builder
 from arest.forml2.constraints import RING, Interpreter
 from arest.forml2.constructs import Constraint, Source, Span, constraint_id
+from arest.forml2.external import disjunctive_mandatory, external
 from arest.forml2.rules import Rules
 from arest.forml2.syntax import Clause, Statement
 
@@ -74,7 +75,9 @@ def interpret(builder: Builder, source: Source, st: Statement) -> None:
         else:
             it.quantified(body, "deontic", st.parts["op"])
     elif form == "external":
-        it.external(st)
+        external(it, st)
+    elif form == "disjunctive_mandatory":
+        disjunctive_mandatory(it, st)
     elif form == "set":
         it.set_comparison(st)
     elif form == "spanning":

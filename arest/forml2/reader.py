@@ -22,11 +22,12 @@ from lark.exceptions import UnexpectedInput
 
 from arest.forml2 import bad_readings
 from arest.forml2.build import Builder, Issue
-from arest.forml2.constructs import Construct, Source
+from arest.forml2.constructs import Construct, NounDecl, Source
 from arest.forml2.document import Paragraph, paragraphs
 from arest.forml2.facts import Fact, metamodel_facts
 from arest.forml2.interpret import interpret
 from arest.forml2.lexicon import STOPWORDS, Lexed, LexError, lex
+from arest.forml2.machines import indistinguishable_transitions
 from arest.forml2.parser import Shapes, keywords, parse_masked
 from arest.forml2.schema import Schema
 from arest.forml2.syntax import Statement
@@ -121,6 +122,39 @@ def read(
     return _read(text, path, known, strict, quoted) if quoted else first
 
 
+def _implied_by_references(
+    builder: Builder, parsed: list[tuple[Paragraph, Source, Statement]], shapes: Shapes
+) -> list[tuple[Paragraph, Source, Statement]]:
+    """The constraints a compound reference scheme implies, as the sentences that state them
+    (read by the same grammar): each component once per entity, and the combination
+    identifying at most one entity.  ``Resource(.Site, .Slug)`` implies ``Each Resource has
+    exactly one Site.``, the same for Slug, and ``For each Site and Slug, at most one Resource
+    has that Site and has that Slug.``  They are placed at the declaration."""
+    where = {source: paragraph for paragraph, source, _ in parsed}
+    implied: list[tuple[Paragraph, Source, Statement]] = []
+    for source, construct in list(builder.constructs):
+        if not (isinstance(construct, NounDecl) and len(construct.reference) > 1
+                and source in where):
+            continue
+        noun, parts = construct.name, construct.reference
+        sentences = [f"Each {noun} has exactly one {part}." for part in parts]
+        sentences.append(
+            f"For each {' and '.join(parts)}, at most one {noun} has "
+            + " and has ".join(f"that {part}" for part in parts) + "."
+        )
+        for sentence in sentences:
+            try:
+                lexed = lex(sentence, set(builder.schema.nouns), keywords())
+                statement = to_syntax(parse_masked(lexed.masked, shapes), lexed)
+            except (LexError, UnexpectedInput):
+                builder.error(source, f"the reference scheme implies `{sentence}`, which does"
+                              " not read; rename its components")
+                continue
+            implied.append((where[source], Source(source.path, source.line, source.column,
+                                                  sentence), statement))
+    return implied
+
+
 def _lexes_apart(name: str) -> bool:
     """Whether a noun's name would not lex as one capitalised run."""
     return any(w in STOPWORDS or not w[:1].isupper() for w in name.split())
@@ -166,10 +200,14 @@ def _read(
         builder.declarations(source, statement)
     for _, source, statement in parsed:
         builder.fact_types(source, statement)
+    parsed.extend(_implied_by_references(builder, parsed, shapes))
     # Instance facts first: a state machine's facts declare its noun's `has Status`.
     facts_first = sorted(parsed, key=lambda p: p[2].form != "plain" or not _asserts(p[2]))
     for _, source, statement in facts_first:
         interpret(builder, source, statement)
+    fresh = {source for _, source, _ in parsed}
+    for source, message in indistinguishable_transitions(schema.machine_facts, fresh):
+        builder.error(source, message)
     # A noun declared on first use (permissive mode, or a reference component) is as much a
     # declaration as a sentence's: it gets its construct, where it was first used.
     for name in sorted(builder.auto_declared):

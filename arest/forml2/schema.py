@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from arest.forml2.constructs import FactTypeDecl, NounDecl, SubtypeDecl
+from arest.forml2.constructs import FactTypeDecl, InstanceFact, NounDecl, SubtypeDecl
 
 
 def fact_type_id(nouns: tuple[str, ...], words: tuple[str, ...]) -> str:
@@ -63,6 +63,9 @@ class Schema:
     fact_types: dict[str, FactTypeDecl] = field(default_factory=dict)
     machines: set[str] = field(default_factory=set)
     metamodel: frozenset[str] = frozenset()
+    machine_facts: list[InstanceFact] = field(default_factory=list)
+    """The state machine facts read so far: a later reading's transitions are checked
+    against earlier readings' machines (:mod:`arest.forml2.machines`)."""
 
     def copy(self) -> Schema:
         """An independent copy (a later reading never changes an earlier one's schema)."""
@@ -72,6 +75,7 @@ class Schema:
             dict(self.fact_types),
             set(self.machines),
             self.metamodel,
+            list(self.machine_facts),
         )
 
     def is_subtype(self, sub: str, sup: str) -> bool:

@@ -67,6 +67,11 @@ class Clause:
     words: tuple[str, ...]
     comparison: Comparison | None = None
 
+    def with_subject(self, subject: Phrase) -> Clause:
+        """A continuation (``… and is at that Time``, ``… or rents some Car``: a clause
+        whose subject is left out) with ``subject`` put back in front."""
+        return Clause((subject, *self.phrases), ("", *self.words), self.comparison)
+
 
 @dataclass(frozen=True)
 class Computed:

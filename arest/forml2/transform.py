@@ -286,9 +286,23 @@ class ToSyntax(Transformer[Token, Statement]):
         words = ("", *(w for w, _ in links), trailing)
         return Clause(phrases, words, comparison)
 
+    def continuation(self, items: list[Any]) -> Clause:
+        """A clause without its subject: ``words[i]`` precede ``phrases[i]``."""
+        links, trailing, comparison = self.tail(items)
+        return Clause(tuple(p for _, p in links), (*(w for w, _ in links), trailing), comparison)
+
     # ---- constraints ------------------------------------------------------------------------
     def external(self, items: list[Any]) -> Statement:
-        return self._statement("external", nouns=tuple(items[:-1]), clause=items[-1])
+        nouns = tuple(i for i in items if isinstance(i, Noun))
+        clauses = [i for i in items if isinstance(i, Clause)]
+        return self._statement(
+            "external", nouns=nouns, clause=clauses[0], continuations=tuple(clauses[1:])
+        )
+
+    def disjunctive_mandatory(self, items: list[Clause]) -> Statement:
+        return self._statement(
+            "disjunctive_mandatory", clause=items[0], continuations=tuple(items[1:])
+        )
 
     def setq(self, items: list[Token]) -> str:
         return " ".join(str(t) for t in items)

@@ -11,9 +11,10 @@ import re
 from typing import Any
 from urllib.parse import quote
 
-from arest.algebra import State
+from arest.algebra import Object, State
 from arest.algebra.relations import Relation
 from arest.compiler.fields import Field, resolve_cell
+from arest.compiler.memo import IdentityMemo
 from arest.compiler.population import entity_ids
 from arest.system.errors import Refusal, closest, invalid_input
 
@@ -25,15 +26,23 @@ def nouns(state: State) -> list[str]:
     return sorted(name.removeprefix("resolve:") for name in state if name.startswith("resolve:"))
 
 
+def _decode_fields(contents: Object) -> tuple[Field, ...]:
+    assert type(contents) is tuple
+    return tuple(Field.from_object(item) for item in contents)
+
+
+_decoded_fields = IdentityMemo(_decode_fields)
+
+
 def fields(state: State, noun: str) -> tuple[Field, ...]:
     """The noun's fields; ``unknown_noun`` naming the closest nouns when D has no such noun."""
     contents = state.get(resolve_cell(noun))
-    if contents is None or isinstance(contents, Relation) or type(contents) is not tuple:
+    if type(contents) is not tuple:
         known = nouns(state)
         raise Refusal(
             "unknown_noun", f"no noun {noun!r}", noun=noun, candidates=closest(noun, known)
         )
-    return tuple(Field.from_object(item) for item in contents)
+    return _decoded_fields(contents)
 
 
 def slug(noun: str) -> str:

@@ -13,22 +13,13 @@ from typing import Any
 from arest.algebra import State
 from arest.algebra.relations import Relation
 from arest.compiler.fields import Field
-from arest.compiler.population import Change, exists, noun_kind
+from arest.compiler.population import Change, exists
 from arest.system.entities import fields, represent, slug
 from arest.system.errors import Refusal, closest, invalid_input
 from arest.system.inputs import atom, entity_id
 from arest.system.validate import alethic, violations
 
 Output = dict[str, Any]
-
-
-def reference_scheme(state: State, noun: str) -> tuple[str, ...]:
-    relation = state.get("Noun_has_Reference_Scheme")
-    if not isinstance(relation, Relation):
-        return ("id",)
-    for _, scheme in relation.matching(0, noun):
-        return tuple(part.strip() for part in scheme.split(",") if part.strip())
-    return ("id",)
 
 
 def _counter_cell(noun: str) -> str:
@@ -66,7 +57,7 @@ def _identity(
     change: Change, noun: str, request: dict[str, Any], path: str
 ) -> tuple[str, set[str]]:
     """The new entity's id and the request keys that named it."""
-    scheme = reference_scheme(change.state, noun)
+    scheme = change.reference(noun)
     used = {"id"} if "id" in request else set()
     given = atom(request["id"], f"{path}.id") if "id" in request else None
     if len(scheme) == 1:
@@ -91,7 +82,7 @@ def _identity(
 
 def _components(change: Change, noun: str, entity: str, request: dict[str, Any]) -> None:
     """A compound reference's components as facts, split from the id when not given."""
-    scheme = reference_scheme(change.state, noun)
+    scheme = change.reference(noun)
     if len(scheme) < 2:
         return
     parts = entity.rsplit("-", len(scheme) - 1)
@@ -107,7 +98,7 @@ def create_entity(
     if not isinstance(request, dict):
         raise invalid_input(path, f"an object: the {noun}'s id and fields")
     fields(change.state, noun)
-    if noun_kind(change.state, noun) != "entity":
+    if not change.is_entity_type(noun):
         raise invalid_input(path, f"an entity type: {noun} is a value type")
     entity, used = _identity(change, noun, request, path)
     if exists(change.state, noun, entity):

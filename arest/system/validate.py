@@ -20,6 +20,7 @@ from arest.compiler.constraints import (
     constraint_cell,
     trigger_cell,
 )
+from arest.compiler.memo import IdentityMemo
 from arest.compiler.population import Delta, entity_ids
 
 
@@ -32,9 +33,12 @@ def as_json(x: Object) -> Any:
     return None
 
 
+_decoded = IdentityMemo(Compiled.from_object)
+
+
 def _compiled(state: State, constraint_id: str) -> Compiled | None:
     contents = state.get(constraint_cell(constraint_id))
-    return Compiled.from_object(contents) if type(contents) is tuple else None
+    return _decoded(contents) if type(contents) is tuple else None
 
 
 def _woken(state: State, cells: Iterable[str]) -> list[Compiled]:

@@ -48,6 +48,10 @@ class Schema:
     def fact_types(self) -> list[FactTypeDecl]:
         return [c for c in self.reading.constructs if isinstance(c, FactTypeDecl)]
 
+    @property
+    def fact_types_by_id(self) -> dict[str, FactTypeDecl]:
+        return self.reading.schema.fact_types
+
 
 @st.composite
 def noun_names(draw: st.DrawFn, count: int) -> list[str]:
@@ -241,6 +245,45 @@ def _subset_pairs(schema: Schema) -> list[tuple[FactTypeDecl, FactTypeDecl, str]
     ]
 
 
+def _joins(schema: Schema, noun: str) -> list[tuple[FactTypeDecl, int]]:
+    """(fact type, role) pairs where ``noun`` plays exactly that role and a reading starts
+    with it: the clauses of an external constraint joined by ``noun``."""
+    return [
+        (ft, role)
+        for ft, role in _plays(schema, noun)
+        if any(r.order[0] == role for r in ft.readings)
+    ]
+
+
+def _joined_nouns(schema: Schema) -> list[str]:
+    return [n for n in schema.reading.schema.nouns if len(_joins(schema, n)) >= 2]
+
+
+@st.composite
+def external(draw: st.DrawFn, schema: Schema) -> Constraint:
+    """A uniqueness or mandatory constraint over two or three fact types joined by one noun:
+    ``For each B and C, at most one A … that B and … that C.`` spans the other roles,
+    ``Each A … some B or … some C.`` the joining noun's."""
+    noun = draw(st.sampled_from(_joined_nouns(schema)))
+    joins = draw(
+        st.lists(
+            st.sampled_from(_joins(schema, noun)),
+            min_size=2,
+            max_size=3,
+            unique_by=lambda j: j[0].id,
+        )
+    )
+    spans = tuple(
+        Span(ft.id, tuple(r for r in range(len(ft.roles)) if r != role)) for ft, role in joins
+    )
+    named = [schema.fact_types_by_id[s.fact_type].roles[r] for s in spans for r in s.roles]
+    # A uniqueness names each other noun once by `For each …` (and never the joining noun).
+    unique = all(s.roles for s in spans) and len(set(named)) == len(named) and noun not in named
+    if not unique or draw(st.booleans()):
+        return Constraint("MC", (tuple(Span(ft.id, (role,)) for ft, role in joins),))
+    return Constraint("UC", (spans,))
+
+
 @st.composite
 def possibility(draw: st.DrawFn, schema: Schema) -> Possibility:
     ft = draw(st.sampled_from(schema.fact_types))
@@ -260,11 +303,14 @@ def instance_fact(draw: st.DrawFn, schema: Schema) -> InstanceFact:
     return InstanceFact(ft.id, tuple(drawn))
 
 
+def _binaries(schema: Schema) -> list[FactTypeDecl]:
+    return [ft for ft in schema.fact_types if len(ft.roles) == 2 and len(set(ft.roles)) == 2]
+
+
 @st.composite
 def derivation_rule(draw: st.DrawFn, schema: Schema) -> DerivationRule:
     """``* A r B iff A s B [and …]`` over fact types with the consequent's nouns."""
-    binaries = [ft for ft in schema.fact_types if len(ft.roles) == 2 and len(set(ft.roles)) == 2]
-    head = draw(st.sampled_from(binaries))
+    head = draw(st.sampled_from(_binaries(schema)))
     body = [ft for ft in schema.fact_types if set(ft.roles) <= set(head.roles) and ft != head]
     conditions = draw(st.lists(st.sampled_from(body), min_size=1, max_size=2)) if body else []
     if not conditions:
@@ -286,11 +332,14 @@ def constructs(schema: Schema) -> st.SearchStrategy[Construct]:
         ring(schema),
         possibility(schema),
         instance_fact(schema),
-        derivation_rule(schema),
     ]
+    if _binaries(schema):
+        options.append(derivation_rule(schema))
     nouns = schema.reading.schema.nouns
     if any(len(_plays(schema, n)) >= 2 for n in nouns):
         options.append(set_comparison(schema))
     if _subset_pairs(schema):
         options.append(subset(schema))
+    if _joined_nouns(schema):
+        options.append(external(schema))
     return st.one_of(options)

@@ -1,0 +1,772 @@
+"""Create benchmark: latency of ``create`` on ``examples/orders`` against SQLite and a dict store.
+
+Each candidate is loaded with a population of |P| facts and then runs two interleaved
+commands, timed one at a time:
+
+* **Customer**: ``create:Customer`` with an id and a Name (one fact);
+* **Order**: ``create:Order`` placed by an existing, randomly chosen Customer, with two
+  LineItems created in the same command (seven facts: the order and, per line item, its
+  Order, Product and Quantity).
+
+Candidates, each size and GC setting in its own fresh process (``harness.run_isolated``):
+
+* ``SQLite``: the baseline of every ratio. Standard-library ``sqlite3`` in memory,
+  ``PRAGMA foreign_keys=ON``, tables whose PRIMARY KEY, NOT NULL, FOREIGN KEY and CHECK
+  constraints match the readings, one transaction per create.
+* ``dict``: a hand-written create over mutable dicts that checks the same constraints by key
+  lookup (uniqueness, mandatory roles, references, the Quantity comparison).
+* ``arest``: ``arest.apply`` over the persistent D of ``arest.load("examples/orders")``,
+  populated through ``arest.testing.bulk_load``; every output is checked to be accepted.
+
+The population is customers with names, each placing one to three orders of one to three
+line items with a product and a quantity, cut at whole customers and topped up with customers
+without orders so that it holds exactly |P| facts and satisfies every alethic constraint.
+The timed commands run in blocks; after each block every store returns, untimed, to the
+loaded population (D is a persistent value; the mutable stores delete the block's rows), so
+|P| stays within ``block_facts`` of its nominal size.
+
+GC settings: ``default`` (CPython's thresholds) and ``frozen`` (``gc.freeze()`` after the
+bulk load).  Only this benchmark process touches its collector; library code never does.
+
+Snapshot: ``arest.apply(D, "snapshot", {})`` on the loaded D; the baselines' nearest
+equivalents are a copy of every dict and ``sqlite3.Connection.backup`` into a fresh database.
+
+Run ``python benchmarks/bench_create.py`` (|P| up to 1e6, about 2.5 minutes on 2 cores),
+``--quick`` for a smoke run (|P| up to 1e4), ``--profile 100000`` for a cProfile listing of
+arest's creates at one size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import io
+import json
+import os
+import platform
+import pstats
+import random
+import sqlite3
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from harness import (
+    Column,
+    format_ratio,
+    format_table,
+    run_isolated,
+    summarize,
+    time_calls,
+    time_fold,
+    timer_overhead_ns,
+)
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "orders"
+SIZES = (1_000, 10_000, 100_000, 1_000_000)
+QUICK_SIZES = (1_000, 10_000)
+CANDIDATES = ("SQLite", "dict", "arest")
+BASELINE = "SQLite"
+GC_SETTINGS = ("default", "frozen")
+KINDS = ("customer", "order")
+PRODUCTS = ("sku-hammer", "sku-nails")
+ORDER_LINES = (("sku-hammer", 2), ("sku-nails", 1))
+FACTS_PER_CUSTOMER_CREATE = 1
+FACTS_PER_ORDER_CREATE = 1 + 3 * len(ORDER_LINES)
+FULLY_VALIDATED_UP_TO = 10_000
+BUDGET_MEDIAN_US = 250.0
+BUDGET_P99_US = 2_000.0
+BUDGET_GROWTH = 2.0
+
+Fact = tuple[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How much work each process does; ``creates`` and ``warmup`` count each kind."""
+
+    sizes: tuple[int, ...] = SIZES
+    creates: int = 5_000
+    warmup: int = 200
+    block: int = 50
+    snapshots: int = 1_000
+    baseline_snapshots: int = 20
+    seed: int = 1
+
+    @property
+    def block_facts(self) -> int:
+        """Facts a block adds at most before its store returns to the loaded population."""
+        half = self.block // 2
+        return half * (FACTS_PER_CUSTOMER_CREATE + FACTS_PER_ORDER_CREATE)
+
+    def quick(self) -> Plan:
+        """Sizes up to 1e4 only, with the same counts: a smoke run."""
+        return replace(self, sizes=QUICK_SIZES)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One create: a Customer (``name``) or an Order (``customer``, ``lines``)."""
+
+    kind: str
+    id: str
+    name: str = ""
+    customer: str = ""
+    lines: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Population:
+    """The facts to bulk-load, and the customers they name (the targets of new orders)."""
+
+    facts: list[Fact]
+    customers: list[str]
+
+
+def population(size: int, seed: int) -> Population:
+    """Exactly ``size`` facts of customers, their orders and the orders' line items.
+
+    >>> p = population(40, seed=1)
+    >>> len(p.facts), sorted({fact_type for fact_type, _ in p.facts})[0]
+    (40, 'Customer_has_Name')
+    """
+    rng = random.Random(seed)
+    facts: list[Fact] = []
+    customers: list[str] = []
+    orders = line_items = 0
+    while len(facts) < size:
+        customer = f"customer-{len(customers)}@example.com"
+        group: list[Fact] = [("Customer_has_Name", (customer, f"Customer {len(customers)}"))]
+        for _ in range(rng.randint(1, 3)):
+            order = f"order-{orders}"
+            orders += 1
+            group.append(("Order_was_placed_by_Customer", (order, customer)))
+            for _ in range(rng.randint(1, 3)):
+                line_item = f"item-{line_items}"
+                line_items += 1
+                group += [
+                    ("LineItem_belongs_to_Order", (line_item, order)),
+                    ("LineItem_is_for_Product", (line_item, rng.choice(PRODUCTS))),
+                    ("LineItem_has_Quantity", (line_item, str(rng.randint(1, 10)))),
+                ]
+        if len(facts) + len(group) > size:
+            group = group[:1]
+        facts += group
+        customers.append(customer)
+    return Population(facts, customers)
+
+
+def commands(plan: Plan, customers: Sequence[str], count: int, start: int) -> list[Command]:
+    """``count`` creates of each kind, interleaved, with ids numbered from ``start``.
+
+    >>> [c.kind for c in commands(Plan(), ["c@x"], 2, 0)]
+    ['customer', 'order', 'customer', 'order']
+    """
+    rng = random.Random(plan.seed + start)
+    out: list[Command] = []
+    for number in range(start, start + count):
+        out.append(Command("customer", f"new-{number}@example.com", name=f"New {number}"))
+        out.append(
+            Command(
+                "order", f"new-order-{number}", customer=rng.choice(customers), lines=ORDER_LINES
+            )
+        )
+    return out
+
+
+def blocks(items: Sequence[Command], size: int) -> Iterator[Sequence[Command]]:
+    """``items`` in consecutive slices of ``size``."""
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+class Rejected(RuntimeError):
+    """Raised when a candidate refuses a create the benchmark meant to be valid."""
+
+
+@dataclass
+class Candidate:
+    """One store under test: load it, create into it, return it to the loaded population."""
+
+    name: str
+    empty: Callable[[], Any]
+    load: Callable[[Any, Population], Any]
+    prepare: Callable[[Command], Any]
+    step: Callable[[Any, Any], Any]
+    reset: Callable[[Any, Any, Sequence[Command]], Any]
+    snapshot: Callable[[Any], object]
+    snapshots_per_size: Callable[[Plan], int] = field(default=lambda plan: plan.baseline_snapshots)
+
+
+# arest ---------------------------------------------------------------------------------
+
+
+def _arest_empty() -> Any:
+    import arest
+    import arest.testing  # imports Hypothesis: not part of the timed bulk load
+
+    return arest.load(EXAMPLE)
+
+
+def _arest_load(state: Any, people: Population) -> Any:
+    from arest.testing import bulk_load
+
+    return bulk_load(state, people.facts)
+
+
+def _arest_prepare(command: Command) -> tuple[str, dict[str, Any]]:
+    if command.kind == "customer":
+        return "create:Customer", {"id": command.id, "Name": command.name}
+    items = [{"Product": product, "Quantity": quantity} for product, quantity in command.lines]
+    return "create:Order", {"id": command.id, "Customer": command.customer, "LineItem": items}
+
+
+def _arest_step(state: Any, prepared: tuple[str, dict[str, Any]]) -> Any:
+    import arest
+
+    out, after = arest.apply(state, *prepared)
+    if out.get("rejected") is not False or "error" in out:
+        raise Rejected(f"{prepared}: {out}")
+    return after
+
+
+def _arest_snapshot(state: Any) -> object:
+    import arest
+
+    out, _ = arest.apply(state, "snapshot", {})
+    if "id" not in out:
+        raise Rejected(f"snapshot: {out}")
+    return out
+
+
+def _arest_full_check(state: Any) -> None:
+    """Validate the whole population (``compile`` revalidates it); raise on any violation."""
+    import arest
+
+    out, _ = arest.apply(state, "compile", {"readings": ""})
+    if out.get("rejected") is not False or out.get("violations"):
+        raise Rejected(f"the bulk-loaded population violates the readings: {out}")
+
+
+# dict ----------------------------------------------------------------------------------
+
+
+@dataclass
+class DictStore:
+    """Orders by hand: one dict per fact type, keyed by the role its uniqueness spans."""
+
+    customer_name: dict[str, str] = field(default_factory=dict)
+    product_name: dict[str, str] = field(default_factory=dict)
+    order_customer: dict[str, str] = field(default_factory=dict)
+    orders_of_customer: dict[str, list[str]] = field(default_factory=dict)
+    line_item: dict[str, tuple[str, str, int]] = field(default_factory=dict)
+    lines_of_order: dict[str, list[str]] = field(default_factory=dict)
+    line_items_created: int = 0
+
+    def create_customer(self, id: str, name: str | None) -> list[str]:
+        """Add a Customer: its id unused, its Name given; deontic warnings (none here)."""
+        if id in self.customer_name:
+            raise Rejected(f"Customer {id!r} exists")
+        if not name:
+            raise Rejected("Each Customer has exactly one Name.")
+        self.customer_name[id] = name
+        return []
+
+    def create_order(self, id: str, customer: str, lines: Sequence[tuple[str, int]]) -> list[str]:
+        """Add an Order and its LineItems, checking every constraint before writing any."""
+        if id in self.order_customer:
+            raise Rejected(f"Order {id!r} exists")
+        if customer not in self.customer_name:
+            raise Rejected("Each Customer has exactly one Name.")
+        warnings = []
+        for product, quantity in lines:
+            if product not in self.product_name:
+                raise Rejected("Each Product has exactly one Name.")
+            if quantity is None:
+                raise Rejected("Each LineItem has exactly one Quantity.")
+            if quantity < 1:
+                warnings.append("It is forbidden that a LineItem has Quantity less than 1.")
+        self.order_customer[id] = customer
+        self.orders_of_customer.setdefault(customer, []).append(id)
+        created = []
+        for product, quantity in lines:
+            self.line_items_created += 1
+            line = f"line-item-{self.line_items_created}"
+            self.line_item[line] = (id, product, quantity)
+            created.append(line)
+        self.lines_of_order[id] = created
+        return warnings
+
+
+def _dict_empty() -> DictStore:
+    return DictStore(product_name={"sku-hammer": "Hammer", "sku-nails": "Nails, box of 100"})
+
+
+def _dict_load(store: DictStore, people: Population) -> DictStore:
+    items: dict[str, list[str]] = {}
+    for fact_type, (first, second) in people.facts:
+        if fact_type == "Customer_has_Name":
+            store.customer_name[first] = second
+        elif fact_type == "Order_was_placed_by_Customer":
+            store.order_customer[first] = second
+            store.orders_of_customer.setdefault(second, []).append(first)
+        else:
+            items.setdefault(first, []).append(second)
+    for line, (order, product, quantity) in items.items():
+        store.line_item[line] = (order, product, int(quantity))
+        store.lines_of_order.setdefault(order, []).append(line)
+    return store
+
+
+def _same_command(command: Command) -> Command:
+    return command
+
+
+def _dict_step(store: DictStore, command: Command) -> DictStore:
+    if command.kind == "customer":
+        store.create_customer(command.id, command.name)
+    else:
+        store.create_order(command.id, command.customer, command.lines)
+    return store
+
+
+def _dict_reset(store: DictStore, _: Any, block: Sequence[Command]) -> DictStore:
+    for command in block:
+        if command.kind == "customer":
+            del store.customer_name[command.id]
+        else:
+            del store.order_customer[command.id]
+            store.orders_of_customer[command.customer].pop()
+            for line in store.lines_of_order.pop(command.id):
+                del store.line_item[line]
+    return store
+
+
+def _dict_snapshot(store: DictStore) -> object:
+    return {name: value.copy() for name, value in vars(store).items() if isinstance(value, dict)}
+
+
+# SQLite --------------------------------------------------------------------------------
+
+SQLITE_SCHEMA = """
+CREATE TABLE customer (
+    email TEXT PRIMARY KEY,
+    name TEXT NOT NULL
+);
+CREATE TABLE product (
+    sku TEXT PRIMARY KEY,
+    name TEXT NOT NULL
+);
+CREATE TABLE orders (
+    order_number TEXT PRIMARY KEY,
+    customer TEXT NOT NULL REFERENCES customer (email),
+    priority TEXT CHECK (priority IN ('low', 'normal', 'rush'))
+);
+CREATE INDEX orders_customer ON orders (customer);
+CREATE TABLE line_item (
+    id TEXT PRIMARY KEY,
+    order_number TEXT NOT NULL REFERENCES orders (order_number),
+    product TEXT NOT NULL REFERENCES product (sku),
+    quantity INTEGER NOT NULL CHECK (quantity >= 1),
+    amount NUMERIC
+);
+CREATE INDEX line_item_order ON line_item (order_number);
+CREATE INDEX line_item_product ON line_item (product);
+"""
+
+
+@dataclass
+class SQLiteStore:
+    """An in-memory database and the number of line items created through it."""
+
+    connection: sqlite3.Connection
+    line_items_created: int = 0
+
+
+def _sqlite_empty() -> SQLiteStore:
+    connection = sqlite3.connect(":memory:", isolation_level=None)
+    connection.execute("PRAGMA foreign_keys = ON")
+    connection.executescript(SQLITE_SCHEMA)
+    connection.executemany(
+        "INSERT INTO product VALUES (?, ?)",
+        [("sku-hammer", "Hammer"), ("sku-nails", "Nails, box of 100")],
+    )
+    return SQLiteStore(connection)
+
+
+def _sqlite_load(store: SQLiteStore, people: Population) -> SQLiteStore:
+    connection = store.connection
+    customers: list[tuple[str, str]] = []
+    orders: list[tuple[str, str]] = []
+    items: dict[str, list[str]] = {}
+    for fact_type, (first, second) in people.facts:
+        if fact_type == "Customer_has_Name":
+            customers.append((first, second))
+        elif fact_type == "Order_was_placed_by_Customer":
+            orders.append((first, second))
+        else:
+            items.setdefault(first, []).append(second)
+    connection.execute("BEGIN")
+    connection.executemany("INSERT INTO customer VALUES (?, ?)", customers)
+    connection.executemany("INSERT INTO orders (order_number, customer) VALUES (?, ?)", orders)
+    connection.executemany(
+        "INSERT INTO line_item (id, order_number, product, quantity) VALUES (?, ?, ?, ?)",
+        [(line, order, product, int(q)) for line, (order, product, q) in items.items()],
+    )
+    connection.execute("COMMIT")
+    return store
+
+
+def _sqlite_step(store: SQLiteStore, command: Command) -> SQLiteStore:
+    execute = store.connection.execute
+    try:
+        execute("BEGIN")
+        if command.kind == "customer":
+            execute("INSERT INTO customer VALUES (?, ?)", (command.id, command.name))
+        else:
+            execute(
+                "INSERT INTO orders (order_number, customer) VALUES (?, ?)",
+                (command.id, command.customer),
+            )
+            for product, quantity in command.lines:
+                store.line_items_created += 1
+                execute(
+                    "INSERT INTO line_item (id, order_number, product, quantity) "
+                    "VALUES (?, ?, ?, ?)",
+                    (f"line-item-{store.line_items_created}", command.id, product, quantity),
+                )
+        execute("COMMIT")
+    except sqlite3.IntegrityError as error:
+        execute("ROLLBACK")
+        raise Rejected(f"{command}: {error}") from None
+    return store
+
+
+def _sqlite_reset(store: SQLiteStore, _: Any, block: Sequence[Command]) -> SQLiteStore:
+    execute = store.connection.execute
+    execute("BEGIN")
+    for command in block:
+        if command.kind == "order":
+            execute("DELETE FROM line_item WHERE order_number = ?", (command.id,))
+            execute("DELETE FROM orders WHERE order_number = ?", (command.id,))
+    for command in block:
+        if command.kind == "customer":
+            execute("DELETE FROM customer WHERE email = ?", (command.id,))
+    execute("COMMIT")
+    return store
+
+
+def _sqlite_snapshot(store: SQLiteStore) -> object:
+    copy = sqlite3.connect(":memory:")
+    store.connection.backup(copy)
+    return copy
+
+
+def _to_loaded(_: Any, loaded: Any, __: Sequence[Command]) -> Any:
+    return loaded
+
+
+def candidate(name: str) -> Candidate:
+    """The candidate called ``name``; arest is imported only in the process measuring it."""
+    if name == "arest":
+        return Candidate(
+            "arest",
+            _arest_empty,
+            _arest_load,
+            _arest_prepare,
+            _arest_step,
+            _to_loaded,
+            _arest_snapshot,
+            snapshots_per_size=lambda plan: plan.snapshots,
+        )
+    if name == "dict":
+        return Candidate(
+            "dict", _dict_empty, _dict_load, _same_command, _dict_step, _dict_reset, _dict_snapshot
+        )
+    if name == "SQLite":
+        return Candidate(
+            "SQLite",
+            _sqlite_empty,
+            _sqlite_load,
+            _same_command,
+            _sqlite_step,
+            _sqlite_reset,
+            _sqlite_snapshot,
+        )
+    raise ValueError(f"unknown candidate {name!r}; expected one of {', '.join(CANDIDATES)}")
+
+
+# measuring -----------------------------------------------------------------------------
+
+
+def _log(name: str, size: int, setting: str, message: str) -> None:
+    print(f"  [{name}, |P| {size:,}, gc {setting}] {message}", file=sys.stderr, flush=True)
+
+
+def run_blocks(
+    kind: Candidate, loaded: Any, plan: Plan, work: Sequence[Command]
+) -> tuple[Any, list[int]]:
+    """Time every command of ``work``, returning the store to ``loaded`` after each block."""
+    samples: list[int] = []
+    store = loaded
+    for block in blocks(work, plan.block):
+        prepared = [kind.prepare(command) for command in block]
+        store, timed = time_fold(kind.step, store, prepared)
+        samples += timed
+        store = kind.reset(store, loaded, block)
+    return store, samples
+
+
+def measure(name: str, size: int, setting: str, plan: dict[str, Any]) -> dict[str, Any]:
+    """Load, warm up and time one candidate at one size and GC setting; run by ``main`` in a
+    fresh process.  Creates alternate Customer, Order, so even samples are Customers."""
+    p = Plan(**{**plan, "sizes": tuple(plan["sizes"])})
+    kind = candidate(name)
+    people = population(size, p.seed)
+    _log(name, size, setting, "bulk load")
+    gc.collect()
+    empty = kind.empty()
+    gc.collect()
+    start = time.perf_counter_ns()
+    state = kind.load(empty, people)
+    load_ns = time.perf_counter_ns() - start
+    if name == "arest" and size <= FULLY_VALIDATED_UP_TO:
+        _arest_full_check(state)
+    customers = people.customers
+    del people
+    gc.collect()
+    if setting == "frozen":
+        gc.freeze()
+    try:
+        _log(name, size, setting, f"{p.warmup:,} + {p.creates:,} creates of each kind")
+        warmup = commands(p, customers, p.warmup, start=0)
+        state, _ = run_blocks(kind, state, p, warmup)
+        timed = commands(p, customers, p.creates, start=p.warmup)
+        state, samples = run_blocks(kind, state, p, timed)
+        snapshots = time_calls(lambda: kind.snapshot(state), kind.snapshots_per_size(p))
+    finally:
+        gc.unfreeze()
+    return {
+        "candidate": name,
+        "size": size,
+        "gc": setting,
+        "load_s": load_ns / 1e9,
+        "customer": summarize(samples[0::2]).as_dict(),
+        "order": summarize(samples[1::2]).as_dict(),
+        "snapshot": summarize(snapshots).as_dict(),
+        "timer_floor_ns": timer_overhead_ns(),
+    }
+
+
+def profile(size: int, creates: int, plan: dict[str, Any]) -> str:
+    """cProfile of arest's creates (``creates`` of each kind, default GC) at one size: the
+    top functions by cumulative and by own time."""
+    p = Plan(**{**plan, "sizes": tuple(plan["sizes"])})
+    kind = candidate("arest")
+    people = population(size, p.seed)
+    loaded = kind.load(kind.empty(), people)
+    customers = people.customers
+    del people
+    run_blocks(kind, loaded, p, commands(p, customers, p.warmup, start=0))
+    work = commands(p, customers, creates, start=p.warmup)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    run_blocks(kind, loaded, p, work)
+    profiler.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out).strip_dirs()
+    for order in ("cumulative", "tottime"):
+        print(f"\n### by {order}", file=out)
+        stats.sort_stats(order).print_stats(35)
+    return out.getvalue()
+
+
+# reporting -----------------------------------------------------------------------------
+
+
+def machine_facts(plan: Plan) -> dict[str, str]:
+    """Interpreter, cores, SQLite version and the run's counts."""
+    return {
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "platform": platform.platform(),
+        "cores (nproc)": str(os.cpu_count()),
+        "sqlite": sqlite3.sqlite_version,
+        "gc": f"default {gc.get_threshold()}; frozen: gc.freeze() after the bulk load",
+        "creates": f"{plan.creates:,} of each kind timed after {plan.warmup:,} of each kind, "
+        f"in blocks of {plan.block} commands (≤ {plan.block_facts} facts above |P|)",
+    }
+
+
+def _row_name(name: str, setting: str) -> str:
+    return name if setting == "default" else f"{name}, gc.freeze()"
+
+
+def report(results: list[dict[str, Any]], plan: Plan) -> str:
+    """The Markdown tables: bulk load, creates per size, snapshots, and the budget."""
+    by = {(r["candidate"], r["size"], r["gc"]): r for r in results}
+    sizes = sorted({r["size"] for r in results})
+    names = [n for n in CANDIDATES if any(r["candidate"] == n for r in results)]
+    us = "{:,.1f}"
+    out: list[str] = []
+
+    rows: dict[str, dict[str, float | str | None]] = {}
+    for name in names:
+        rows[name] = {str(s): by[(name, s, "default")]["load_s"] for s in sizes}
+    out.append("**Bulk load** (default GC), seconds\n")
+    columns = [Column(str(s), f"|P| = {s:,}", "{:,.3f}") for s in sizes]
+    out.append(format_table(rows, columns, BASELINE) + "\n")
+
+    for size in sizes:
+        rows = {}
+        for setting in GC_SETTINGS:
+            for name in names:
+                r = by.get((name, size, setting))
+                if r is None:
+                    continue
+                rows[_row_name(name, setting)] = {
+                    f"{kind}_{stat}": r[kind][f"{stat}_ns"] / 1e3
+                    for kind in KINDS
+                    for stat in ("median", "p99")
+                }
+        out.append(
+            f"**Create at |P| = {size:,}**, µs per create; ratios against SQLite, default GC\n"
+        )
+        columns = [
+            Column("customer_median", "Customer median", us),
+            Column("customer_p99", "Customer p99", us),
+            Column("order_median", "Order + 2 LineItems median", us),
+            Column("order_p99", "Order + 2 LineItems p99", us),
+        ]
+        out.append(format_table(rows, columns, BASELINE) + "\n")
+
+    rows = {}
+    for name in names:
+        rows[name] = {
+            str(s): by[(name, s, "default")]["snapshot"]["median_ns"] / 1e3 for s in sizes
+        }
+    counts = ", ".join(
+        f"{name} {by[(name, sizes[0], 'default')]['snapshot']['count']:,}" for name in names
+    )
+    out.append(f"**Snapshot** (default GC), median µs per snapshot ({counts} calls per size)\n")
+    columns = [Column(str(s), f"|P| = {s:,}", "{:,.1f}") for s in sizes]
+    out.append(format_table(rows, columns, BASELINE) + "\n")
+
+    out.append(budget(by, sizes))
+    floor = max(r["timer_floor_ns"] for r in results)
+    out.append(f"\nTiming floor (clock reading plus call, per sample): ≤ {floor:,.0f} ns.")
+    return "\n".join(out)
+
+
+def _verdict(holds: bool) -> str:
+    return "yes" if holds else "**no**"
+
+
+def budget(by: dict[tuple[str, int, str], dict[str, Any]], sizes: Sequence[int]) -> str:
+    """arest's figures at the largest size against the budget, and against the baselines."""
+    largest, smallest = sizes[-1], sizes[0]
+    rows: dict[str, dict[str, float | str | None]] = {}
+    for kind in KINDS:
+        for setting in GC_SETTINGS:
+            big = by.get(("arest", largest, setting))
+            small = by.get(("arest", smallest, setting))
+            if big is None or small is None:
+                continue
+            median, p99 = big[kind]["median_ns"] / 1e3, big[kind]["p99_ns"] / 1e3
+            growth = big[kind]["median_ns"] / small[kind]["median_ns"]
+            row: dict[str, float | str | None] = {
+                "median": median,
+                "p99": p99,
+                "growth": format_ratio(growth),
+                "median_ok": _verdict(median < BUDGET_MEDIAN_US),
+                "p99_ok": _verdict(p99 < BUDGET_P99_US),
+                "growth_ok": _verdict(growth <= BUDGET_GROWTH),
+            }
+            for name in ("SQLite", "dict"):
+                base = by.get((name, largest, setting))
+                row[name] = (
+                    None
+                    if base is None
+                    else format_ratio(big[kind]["median_ns"] / base[kind]["median_ns"])
+                )
+            label = "Customer" if kind == "customer" else "Order + 2 LineItems"
+            rows[_row_name(label, setting)] = row
+    columns = [
+        Column("median", "median µs", "{:,.1f}", ratio=False),
+        Column("p99", "p99 µs", "{:,.1f}", ratio=False),
+        Column("median_ok", "median < 250 µs", ratio=False),
+        Column("p99_ok", "p99 < 2 ms", ratio=False),
+        Column("growth", f"median ÷ median at {smallest:,}", ratio=False),
+        Column("growth_ok", "≤ 2×", ratio=False),
+        Column("SQLite", "median × SQLite", ratio=False),
+        Column("dict", "median × dict", ratio=False),
+    ]
+    title = f"**Budget: arest at |P| = {largest:,}**\n"
+    return title + "\n" + format_table(rows, columns, "", label="create") + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parse options, measure each size, GC setting and candidate in its own process, print."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="|P| up to 1e4 only: smoke run")
+    parser.add_argument("--sizes", default=None, help="comma-separated |P| values")
+    parser.add_argument("--candidates", default=",".join(CANDIDATES), help="comma-separated subset")
+    parser.add_argument("--json", type=Path, default=None, help="also write raw results here")
+    parser.add_argument(
+        "--from-json", type=Path, default=None, help="print the tables of a saved run"
+    )
+    parser.add_argument(
+        "--profile",
+        type=int,
+        default=None,
+        metavar="SIZE",
+        help="print a cProfile of arest's creates at |P| = SIZE and measure nothing else",
+    )
+    parser.add_argument(
+        "--profile-creates", type=int, default=500, help="creates of each kind to profile"
+    )
+    options = parser.parse_args(argv)
+    if options.from_json is not None:
+        saved = json.loads(options.from_json.read_text())
+        plan = Plan(**{**saved["plan"], "sizes": tuple(saved["plan"]["sizes"])})
+        print("\n".join(f"- {key}: {value}" for key, value in saved["machine"].items()))
+        print()
+        print(report(saved["results"], plan))
+        return
+    plan = Plan().quick() if options.quick else Plan()
+    if options.sizes is not None:
+        plan = replace(plan, sizes=tuple(int(s) for s in options.sizes.split(",")))
+    if options.profile is not None:
+        arguments = {
+            "size": options.profile,
+            "creates": options.profile_creates,
+            "plan": asdict(plan),
+        }
+        print(run_isolated(Path(__file__), "profile", arguments))
+        return
+    names = [name.strip() for name in options.candidates.split(",")]
+    for name in names:
+        candidate(name)
+
+    facts = machine_facts(plan)
+    print("\n".join(f"- {key}: {value}" for key, value in facts.items()), file=sys.stderr)
+    results = []
+    for size in plan.sizes:
+        for setting in GC_SETTINGS:
+            for name in names:
+                arguments = {"name": name, "size": size, "setting": setting, "plan": asdict(plan)}
+                results.append(run_isolated(Path(__file__), "measure", arguments))
+    if options.json is not None:
+        options.json.write_text(
+            json.dumps({"machine": facts, "plan": asdict(plan), "results": results}, indent=1)
+        )
+    print("\n".join(f"- {key}: {value}" for key, value in facts.items()))
+    print()
+    print(report(results, plan))
+
+
+if __name__ == "__main__":
+    main()
