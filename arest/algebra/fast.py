@@ -111,6 +111,7 @@ class _Entry:
 
 
 _memo: dict[int, _Entry] = {}
+_NOTHING_DEFINED: Final[frozenset[str]] = frozenset()
 
 
 def _code(f: Object, defs: Mapping[str, Cell]) -> Code:
@@ -119,7 +120,12 @@ def _code(f: Object, defs: Mapping[str, Cell]) -> Code:
         if len(_memo) >= _CACHE_LIMIT:
             _memo.pop(next(iter(_memo)))
         entry = _memo[id(f)] = _Entry(f)
-    defined = frozenset(atom for atom in entry.atoms if atom in defs) if defs else frozenset()
+    defined = _NOTHING_DEFINED
+    if defs:
+        for atom in entry.atoms:
+            if atom in defs:
+                defined = frozenset(atom for atom in entry.atoms if atom in defs)
+                break
     code = entry.code.get(defined)
     if code is None:
         code = entry.code[defined] = Generator(defined).compile(f)

@@ -28,19 +28,23 @@ _Index: TypeAlias = PersistentMap[str, PersistentMap[Fact, bool]]
 
 
 class Relation:
-    """A set of facts of one arity, indexed by the value in each role."""
+    """A set of facts of one arity, indexed by the value in each role.
 
-    __slots__ = ("_facts", "_indexes", "arity")
+    The index of the first role is also the set itself: a fact is in the relation when it is
+    among the facts its first value selects, so adding a fact writes one path per role and
+    nothing more.
+    """
+
+    __slots__ = ("_indexes", "_size", "arity")
 
     def __init__(
-        self, arity: int, facts: PersistentMap[Fact, bool] = EMPTY,
-        indexes: tuple[_Index, ...] | None = None,
+        self, arity: int, indexes: tuple[_Index, ...] | None = None, size: int = 0
     ) -> None:
         self.arity = arity
-        self._facts = facts
         self._indexes: tuple[_Index, ...] = (
             indexes if indexes is not None else tuple(EMPTY for _ in range(arity))
         )
+        self._size = size
 
     @classmethod
     def of(cls, arity: int, facts: Iterable[Fact]) -> Relation:
@@ -49,22 +53,19 @@ class Relation:
         >>> len(Relation.of(1, [("a",), ("a",), ("b",)]))
         2
         """
-        relation = cls(arity)
-        for fact in facts:
-            relation = relation.add(fact)
-        return relation
+        return cls(arity).extended(facts)
 
     def add(self, fact: Fact) -> Relation:
         """This relation with fact in it; itself when fact is already there."""
         if len(fact) != self.arity:
             raise ValueError(f"a fact of {len(fact)} roles in a relation of {self.arity}")
-        if fact in self._facts:
+        if fact in self:
             return self
         indexes = tuple(
             index.set(value, index.get(value, EMPTY).set(fact, True))
             for index, value in zip(self._indexes, fact, strict=True)
         )
-        return Relation(self.arity, self._facts.set(fact, True), indexes)
+        return Relation(self.arity, indexes, self._size + 1)
 
     def extended(self, facts: Iterable[Fact]) -> Relation:
         """This relation with many facts added in one batch per index (a bulk load).
@@ -72,7 +73,7 @@ class Relation:
         >>> Relation.of(2, [("a", "x")]).extended([("b", "x"), ("a", "x")]).count(1, "x")
         2
         """
-        new = [fact for fact in dict.fromkeys(facts) if fact not in self._facts]
+        new = [fact for fact in dict.fromkeys(facts) if fact not in self]
         if not new:
             return self
         if any(len(fact) != self.arity for fact in new):
@@ -86,37 +87,41 @@ class Relation:
                 (value, with_items(index.get(value, EMPTY), ((fact, True) for fact in group)))
                 for value, group in grouped.items()
             )))
-        facts = with_items(self._facts, ((fact, True) for fact in new))
-        return Relation(self.arity, facts, tuple(indexes))
+        return Relation(self.arity, tuple(indexes), self._size + len(new))
 
     def remove(self, fact: Fact) -> Relation:
         """This relation without fact; itself when fact is not there."""
-        if fact not in self._facts:
+        if fact not in self:
             return self
         indexes: list[_Index] = []
         for index, value in zip(self._indexes, fact, strict=True):
             remaining = index[value].delete(fact)
             indexes.append(index.set(value, remaining) if remaining else index.delete(value))
-        return Relation(self.arity, self._facts.delete(fact), tuple(indexes))
+        return Relation(self.arity, tuple(indexes), self._size - 1)
 
     def __contains__(self, fact: object) -> bool:
-        return fact in self._facts
+        if not self._indexes or type(fact) is not tuple or len(fact) != self.arity:
+            return False
+        return fact in self._indexes[0].get(fact[0], EMPTY)
 
     def __len__(self) -> int:
-        return len(self._facts)
+        return self._size
 
     def __iter__(self) -> Iterator[Fact]:
-        return iter(self._facts)
+        for facts in self._indexes[0].values() if self._indexes else ():
+            yield from facts
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Relation):
             return NotImplemented
-        return self.arity == other.arity and self._facts == other._facts
+        return (self.arity, self._size) == (other.arity, other._size) and (
+            not self._indexes or self._indexes[0] == other._indexes[0]
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"Relation({self.arity}, {sorted(self._facts)!r})"
+        return f"Relation({self.arity}, {sorted(self)!r})"
 
     def matching(self, role: int, value: str) -> Iterator[Fact]:
         """The facts whose role ``role`` (0-based) holds value, by index."""
@@ -140,7 +145,7 @@ class Relation:
         >>> Relation.of(2, [("b", "1"), ("a", "2")]).as_object()
         (('a', '2'), ('b', '1'))
         """
-        return tuple(sorted(self._facts))
+        return tuple(sorted(self))
 
 
 class Archive:

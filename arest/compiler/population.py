@@ -99,6 +99,7 @@ class Change:
         self._member_of: dict[str, tuple[str, ...]] = {}
         self._touched: set[tuple[str, str]] = set()
         self._reference: dict[str, tuple[str, ...]] = {}
+        self._entity_roles: dict[str, tuple[tuple[int, str], ...]] = {}
 
     def roles(self, fact_type: str) -> tuple[str, ...]:
         if fact_type not in self._roles:
@@ -152,13 +153,23 @@ class Change:
                 self.state = self.state.set(population_cell(member_of), grown)
             self.delta.entities.setdefault(member_of, set()).update(entities)
 
+    def entity_roles(self, fact_type: str) -> tuple[tuple[int, str], ...]:
+        """The positions of the fact type's entity-typed roles, with their nouns."""
+        if fact_type not in self._entity_roles:
+            self._entity_roles[fact_type] = tuple(
+                (position, noun) for position, noun in enumerate(self.roles(fact_type))
+                if self.is_entity_type(noun)
+            )
+        return self._entity_roles[fact_type]
+
     def add(self, fact_type: str, fact: Fact) -> bool:
         """Assert one fact; True when it was not there before."""
         relation = self._relation(fact_type, len(fact))
         grown = relation.add(fact)
-        for noun, value in zip(self.roles(fact_type), fact, strict=False):
-            if self.is_entity_type(noun):
-                self.touch(noun, value)
+        touched = self._touched
+        for position, noun in self.entity_roles(fact_type):
+            if (noun, fact[position]) not in touched:
+                self.touch(noun, fact[position])
         if grown is relation:
             return False
         self.state = self.state.set(fact_type, grown)

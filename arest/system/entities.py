@@ -32,6 +32,9 @@ def _decode_fields(contents: Object) -> tuple[Field, ...]:
 
 
 _decoded_fields = IdentityMemo(_decode_fields)
+_fields_by_name = IdentityMemo(
+    lambda contents: {field.name: field for field in _decoded_fields(contents)}
+)
 
 
 def fields(state: State, noun: str) -> tuple[Field, ...]:
@@ -43,6 +46,12 @@ def fields(state: State, noun: str) -> tuple[Field, ...]:
             "unknown_noun", f"no noun {noun!r}", noun=noun, candidates=closest(noun, known)
         )
     return _decoded_fields(contents)
+
+
+def field_named(state: State, noun: str, name: str) -> Field | None:
+    """The noun's field of that name, by a memoized index (the noun must exist)."""
+    contents = state.get(resolve_cell(noun))
+    return _fields_by_name(contents).get(name) if type(contents) is tuple else None
 
 
 def slug(noun: str) -> str:

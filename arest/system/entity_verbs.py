@@ -14,7 +14,7 @@ from arest.algebra import State
 from arest.algebra.relations import Relation
 from arest.compiler.fields import Field
 from arest.compiler.population import Change, exists
-from arest.system.entities import fields, represent, slug
+from arest.system.entities import field_named, fields, represent, slug
 from arest.system.errors import Refusal, closest, invalid_input
 from arest.system.inputs import atom, entity_id
 from arest.system.validate import alethic, violations
@@ -39,10 +39,10 @@ def _auto_id(change: Change, noun: str) -> str:
 
 
 def _field(state: State, noun: str, name: str, path: str) -> Field:
+    named = field_named(state, noun, name)
+    if named is not None:
+        return named
     known = fields(state, noun)
-    for field in known:
-        if field.name == name:
-            return field
     matches = [field for field in known if field.fact_type == name]
     if len(matches) == 1:
         return matches[0]

@@ -56,14 +56,15 @@ def _project(fact: Fact, roles: tuple[int, ...]) -> Object:
 
 
 def _keys(constraint: Compiled, delta: Delta) -> list[Object]:
-    keys: set[Object] = set()
+    keys: list[Object] = []
     for event, target, roles in constraint.triggers:
         if event == ENTITIES:
-            keys.update((entity,) for entity in delta.entities.get(target, ()))
+            keys.extend((entity,) for entity in delta.entities.get(target, ()))
         else:
-            facts = delta.added if event == ADDED else delta.removed
-            keys.update(_project(fact, roles) for fact in facts.get(target, ()))
-    return sorted(keys)  # type: ignore[type-var]
+            facts = (delta.added if event == ADDED else delta.removed).get(target)
+            if facts:
+                keys.extend(_project(fact, roles) for fact in facts)
+    return sorted(set(keys)) if len(keys) > 1 else keys  # type: ignore[type-var]
 
 
 def _run(state: State, constraint: Compiled, keys: list[Object]) -> list[dict[str, Any]]:
