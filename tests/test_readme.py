@@ -1,0 +1,35 @@
+"""The README's examples run as written, from the repository root."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def python_blocks() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return re.findall(r"```python\n(.*?)```", text, re.S)
+
+
+@pytest.mark.parametrize("block", python_blocks())
+def test_readme_python_blocks_run(block: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    namespace: dict[str, object] = {}
+    exec(compile(block, "README.md", "exec"), namespace)
+    assert namespace  # the block ran to its end and defined what it shows
+
+
+def test_the_order_example_says_what_the_readme_says() -> None:
+    import arest
+
+    D = arest.load(ROOT / "examples" / "orders")
+    out, D = arest.apply(D, "create:Customer", {"id": "ann@example.com", "Name": "Ann"})
+    out, D = arest.apply(D, "create:Order", {"id": "o-1", "Customer": "ann@example.com",
+                                             "LineItem": [{"Product": "sku-hammer",
+                                                           "Quantity": 2}]})
+    assert out["entity"]["Customer"] == "ann@example.com"
+    out, same = arest.apply(D, "create:Order", {"id": "o-2"})
+    assert (out["rejected"], out["violations"][0]["reading"], same is D) == (
+        True, "Each Order was placed by exactly one Customer.", True)
