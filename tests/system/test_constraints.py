@@ -201,3 +201,70 @@ def test_a_command_reports_all_its_violations() -> None:
     assert out["error"]["code"] == "invalid_input"  # a single-valued field takes one value
     out, _ = arest.apply(D, "create:Car", {"id": "c1", "Colour": "green", "Person": "ann"})
     assert sorted(kinds(out)) == ["MC", "VC"]
+
+
+def test_equality_both_ways() -> None:
+    D = domain(CARS + "Person owns some Car if and only if Person rents some Car.\n")
+    kinds_found = {c["kind"] for c in arest.apply(D, "schema")[0]["constraints"]
+                   if "if and only if" in c["reading"]}
+    assert kinds_found == {"EQ"}
+    out, _ = asserting(D, "Person_owns_Car", "p1", "c1")
+    assert kinds(out) == ["EQ"]
+    out, _ = asserting(D, "Person_rents_Car", "p1", "c2")
+    assert kinds(out) == ["EQ"]
+    out, _ = arest.apply(D, "create:Person", {"id": "p1", "Person_owns_Car": "c1",
+                                              "Person_rents_Car": "c1"})
+    assert not out["rejected"], out
+
+
+def test_antisymmetric_allows_loops_but_not_pairs() -> None:
+    D = domain("Person likes Person.\nPerson1 likes Person2 is antisymmetric.\n")
+    out, D1 = asserting(D, "Person_likes_Person", "a", "a")
+    assert not out["rejected"]
+    _, D2 = asserting(D1, "Person_likes_Person", "a", "b")
+    out, _ = asserting(D2, "Person_likes_Person", "b", "a")
+    assert kinds(out) == ["AT"] and out["rejected"]
+
+
+def test_reflexive_needs_the_loop() -> None:
+    D = domain("Person likes Person.\nPerson1 likes Person2 is reflexive.\n")
+    out, _ = asserting(D, "Person_likes_Person", "a", "a")
+    assert not out["rejected"]
+    out, _ = asserting(D, "Person_likes_Person", "a", "b")
+    assert out["rejected"] and set(kinds(out)) == {"RF"}
+    assert sorted(v["detail"]["key"] for v in out["violations"]) == [["a"], ["b"]]
+
+
+def test_inclusive_or_over_clauses() -> None:
+    D = domain(CARS + "For each Car, at least one of the following holds:\n"
+               "  some Person owns that Car;\n  some Person rents that Car.\n"
+               "Car has Colour.\n")
+    out, _ = arest.apply(D, "create:Car", {"id": "c1", "Colour": "red"})
+    assert kinds(out) == ["OR"] and out["rejected"]
+    out, D1 = arest.apply(D, "create:Car", {"id": "c1", "Person_owns_Car": "p1"})
+    assert not out["rejected"], out
+    out, _ = arest.apply(D1, "retract", {"fact_type": "Person_owns_Car",
+                                         "bindings": ["p1", "c1"]})
+    assert kinds(out) == ["OR"]
+
+
+def test_disjunctive_mandatory() -> None:
+    D = domain(CARS + "Each Person owns some Car or rents some Car.\nPerson has Age.\n")
+    out, _ = arest.apply(D, "create:Person", {"id": "ann", "Age": "3"})
+    assert kinds(out) == ["MC"]
+    out, _ = arest.apply(D, "create:Person", {"id": "ann", "Person_rents_Car": "c1"})
+    assert not out["rejected"], out
+
+
+def test_external_uniqueness_across_fact_types() -> None:
+    D = domain("Booking(.id) is an entity type.\nRoom is a value type.\nTime is a value type.\n"
+               "Booking is in Room.\nBooking is at Time.\n"
+               "For each Room and Time, at most one Booking is in that Room and is at that "
+               "Time.\n")
+    out, D1 = arest.apply(D, "create:Booking", {"id": "b1", "Room": "r1", "Time": "9"})
+    assert not out["rejected"]
+    out, D2 = arest.apply(D1, "create:Booking", {"id": "b2", "Room": "r1", "Time": "10"})
+    assert not out["rejected"]
+    out, _ = arest.apply(D2, "create:Booking", {"id": "b3", "Room": "r1", "Time": "9"})
+    assert kinds(out) == ["UC"] and out["rejected"]
+    assert sorted(out["violations"][0]["detail"]["evidence"]) == ["b1", "b3"]
