@@ -16,13 +16,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["ReadingError", "apply", "compile", "load", "warnings"]
+__all__ = ["ReadingError", "Tenant", "apply", "compile", "load", "warnings"]
 
 if TYPE_CHECKING:
     from arest.api import ReadingError, apply, compile, load, warnings
+    from arest.runtime import Tenant
 
 
 def __getattr__(name: str) -> Any:
+    if name == "Tenant":
+        from arest.runtime import Tenant
+
+        return Tenant
     if name in __all__:
         from arest import api
 

@@ -1,0 +1,122 @@
+"""Tenant: the one mutable holder of a current D, durable before each answer.
+
+``Tenant.open(*readings, db=…)`` loads the readings and replays the journal; ``call(key,
+input)`` stamps the command with the time and its signal source (time is an input, so replay
+is deterministic), applies SYSTEM, and keeps an accepted command in the journal before it
+returns.  A command that changes nothing (an error, a rejection, a read) is not kept.
+A database is open in one process at a time.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+from arest.algebra import State
+from arest.api import apply, load
+from arest.runtime.storage import Storage, open_storage
+
+
+class TenantLocked(RuntimeError):
+    """Raised when a database is already open in another process; names the holder."""
+
+
+class ReplayError(RuntimeError):
+    """Raised on open when a journaled command is no longer accepted (the readings changed
+    and the stored population would violate them); lists what it reported."""
+
+
+def utc_now() -> str:
+    """The clock: an ISO-8601 UTC time with microseconds."""
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def _lock(path: Path) -> IO[str]:
+    lock_path = path.with_name(path.name + ".lock")
+    handle = open(lock_path, "a+", encoding="utf-8")  # noqa: SIM115 - held while open
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip() or "another process"
+        handle.close()
+        raise TenantLocked(f"{path} is open in {holder}; close it there first") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"process {os.getpid()}")
+    handle.flush()
+    return handle
+
+
+class Tenant:
+    """A durable tenant over readings and a database (``:memory:`` for none)."""
+
+    def __init__(self, state: State, storage: Storage, lock: IO[str] | None,
+                 clock: Callable[[], str]) -> None:
+        self._state = state
+        self._storage = storage
+        self._lock = lock
+        self._clock = clock
+        self._writing = threading.Lock()
+
+    @classmethod
+    def open(cls, *readings: str | Path, db: str | Path = ":memory:",
+             clock: Callable[[], str] = utc_now) -> Tenant:
+        """Load the readings, open the database, replay its journal."""
+        lock = None if str(db) == ":memory:" else _lock(Path(db))
+        try:
+            storage = open_storage(db)
+            state = load(*readings)
+            for entry in storage.entries():
+                out, after = apply(state, entry.key, entry.input, entry.context)
+                if "error" in out or out.get("rejected"):
+                    raise ReplayError(
+                        f"{db}: journal entry {entry.sequence} ({entry.key}) is not accepted"
+                        f" on these readings: {out.get('error') or out.get('violations')}"
+                    )
+                state = after
+        except BaseException:
+            if lock is not None:
+                lock.close()
+            raise
+        return cls(state, storage, lock, clock)
+
+    @property
+    def state(self) -> State:
+        """The current D (a value: keep it as a snapshot if you like)."""
+        return self._state
+
+    def call(self, key: str, request: Any = None, source: str = "System") -> dict[str, Any]:
+        """Apply one command; an accepted change is durable before this returns."""
+        try:
+            json.dumps(request)
+        except (TypeError, ValueError):
+            return {"error": {"code": "invalid_input", "message": "the input is not JSON",
+                              "path": "$", "expected": "JSON values"}}
+        with self._writing:
+            context = {"now": self._clock(), "source": source}
+            out, after = apply(self._state, key, request, context)
+            if after is not self._state:
+                self._storage.append(key, request, context)
+                self._state = after
+            return out
+
+    def close(self) -> None:
+        self._storage.close()
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+    def __enter__(self) -> Tenant:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()

@@ -1,0 +1,104 @@
+"""Tenant: durable commands, replay on open, one process per database, clear errors."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import arest
+from arest.runtime import ReplayError, StorageError, TenantLocked
+
+ROOT = Path(__file__).resolve().parents[2]
+ORDERS = ROOT / "examples" / "orders"
+
+
+def ticking() -> object:
+    times = iter(f"2025-01-01T00:00:{n:02d}Z" for n in range(60))
+    return lambda: next(times)
+
+
+def test_accepted_commands_survive_a_reopen(tmp_path: Path) -> None:
+    db = tmp_path / "shop.db"
+    with arest.Tenant.open(ORDERS, db=db, clock=ticking()) as tenant:
+        assert not tenant.call("create:Customer", {"id": "ann@x", "Name": "Ann"})["rejected"]
+        assert tenant.call("create:Order", {"id": "o-1"})["rejected"]  # no Customer
+        assert tenant.call("snapshot", {"label": "first"}) == {"id": "first"}
+        tenant.call("update:Customer", {"id": "ann@x", "Name": "Annie"})
+        before = tenant.state
+    with arest.Tenant.open(ORDERS, db=db) as again:
+        assert arest.apply(again.state, "read:Customer", "ann@x")[0]["Name"] == "Annie"
+        assert arest.apply(again.state, "list:Order")[0]["total"] == 0
+        snapshots = arest.apply(again.state, "snapshots")[0]["snapshots"]
+        assert snapshots == [{"id": "first", "taken_at": "2025-01-01T00:00:02Z"}]
+        assert arest.apply(again.state, "read:Customer", "ann@x")[0] == arest.apply(
+            before, "read:Customer", "ann@x")[0]
+
+
+def test_readings_compiled_at_run_time_come_back(tmp_path: Path) -> None:
+    db = tmp_path / "shop.db"
+    with arest.Tenant.open(ORDERS, db=db) as tenant:
+        assert not tenant.call("compile", {"readings": "Customer has Phone.\n"})["rejected"]
+        tenant.call("create:Customer", {"id": "bo@x", "Name": "Bo", "Phone": "123"})
+    with arest.Tenant.open(ORDERS, db=db) as again:
+        assert arest.apply(again.state, "read:Customer", "bo@x")[0]["Phone"] == ["123"]
+
+
+def test_commands_carry_time_and_source(tmp_path: Path) -> None:
+    with arest.Tenant.open(ORDERS, clock=ticking()) as tenant:
+        tenant.call("snapshot", {}, source="Human")
+        assert arest.apply(tenant.state, "snapshots")[0]["snapshots"][0]["taken_at"] == (
+            "2025-01-01T00:00:00Z")
+        assert tenant.call("schema", None, source="Robot")["error"]["code"] == "invalid_input"
+        assert tenant.call("create:Customer", {"id": object()})["error"]["code"] == (
+            "invalid_input")
+
+
+def test_a_second_process_gets_a_clear_error(tmp_path: Path) -> None:
+    db = tmp_path / "shop.db"
+    with arest.Tenant.open(ORDERS, db=db):
+        probe = (
+            "import arest, sys\n"
+            "from arest.runtime import TenantLocked\n"
+            f"try:\n    arest.Tenant.open({str(ORDERS)!r}, db={str(db)!r})\n"
+            "except TenantLocked as error:\n    print(error); sys.exit(3)\n"
+        )
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+        assert done.returncode == 3
+        assert "is open in process" in done.stdout and str(db) in done.stdout
+    with arest.Tenant.open(ORDERS, db=db):
+        pass  # closed, it opens again
+    with arest.Tenant.open(ORDERS, db=db), pytest.raises(TenantLocked):
+        arest.Tenant.open(ORDERS, db=db)
+
+
+def test_a_corrupt_file_is_an_error_never_an_empty_state(tmp_path: Path) -> None:
+    db = tmp_path / "shop.db"
+    db.write_bytes(b"this is not a database at all" * 100)
+    with pytest.raises(StorageError) as caught:
+        arest.Tenant.open(ORDERS, db=db)
+    assert str(db) in str(caught.value)
+
+
+def test_a_truncated_file_is_an_error(tmp_path: Path) -> None:
+    db = tmp_path / "shop.db"
+    with arest.Tenant.open(ORDERS, db=db) as tenant:
+        for n in range(40):
+            tenant.call("create:Customer", {"id": f"c{n}@x", "Name": f"C{n}"})
+    data = db.read_bytes()
+    db.write_bytes(data[: len(data) // 2])
+    with pytest.raises(StorageError):
+        arest.Tenant.open(ORDERS, db=db)
+
+
+def test_changed_readings_that_the_journal_violates_refuse_to_open(tmp_path: Path) -> None:
+    db = tmp_path / "shop.db"
+    readings = tmp_path / "r.md"
+    readings.write_text("Customer(.id) is an entity type.\nCustomer has Phone.\n")
+    with arest.Tenant.open(readings, db=db) as tenant:
+        tenant.call("create:Customer", {"id": "c1"})
+    readings.write_text("Customer(.id) is an entity type.\nCustomer has Phone.\n"
+                        "  Each Customer has exactly one Phone.\n")
+    with pytest.raises(ReplayError) as caught:
+        arest.Tenant.open(readings, db=db)
+    assert "Each Customer has exactly one Phone." in str(caught.value)
