@@ -49,20 +49,20 @@ def _fact_output(out: Output, fact_type: str, roles: tuple[str, ...], fact: tupl
     return out
 
 
-def assert_fact(state: State, request: Any) -> tuple[Output, State]:
+def _write(state: State, request: Any, adding: bool) -> tuple[Output, State]:
     fact_type, roles, fact = _writable(state, request)
     change = Change(state)
-    change.add(fact_type, fact)
+    (change.add if adding else change.remove)(fact_type, fact)
     out, after = command_result(state, change)
     return _fact_output(out, fact_type, roles, fact), after
+
+
+def assert_fact(state: State, request: Any) -> tuple[Output, State]:
+    return _write(state, request, adding=True)
 
 
 def retract_fact(state: State, request: Any) -> tuple[Output, State]:
-    fact_type, roles, fact = _writable(state, request)
-    change = Change(state)
-    change.remove(fact_type, fact)
-    out, after = command_result(state, change)
-    return _fact_output(out, fact_type, roles, fact), after
+    return _write(state, request, adding=False)
 
 
 def verify(state: State, request: Any) -> Output:
