@@ -74,6 +74,8 @@ class Compiled:
 def compile_constraint(c: ConstraintInfo, schema: Schema) -> Compiled | None:
     """The constraint compiled, or None for a shape it does not enforce (listed by
     :func:`unenforced`); a permitted constraint constrains nothing and compiles to no check."""
+    if any(f not in schema.fact_types for f, _, _ in c.spans):
+        return None
     if c.operator == "permitted":
         found: Check | None = ([], NOTHING)
     else:

@@ -117,9 +117,27 @@ def fields_of(schema: Schema, noun: str) -> tuple[Field, ...]:
     return tuple(sorted(renamed, key=lambda field: field.name))
 
 
+def inherited_fields(schema: Schema, noun: str) -> tuple[Field, ...]:
+    """The noun's fields and its supertypes' (an entity of a subtype plays its supertypes'
+    roles), nearest first: a name the noun or a nearer supertype uses wins."""
+    found: dict[str, Field] = {}
+    pending, seen = [noun], {noun}
+    while pending:
+        current = pending.pop(0)
+        for field in fields_of(schema, current):
+            found.setdefault(field.name, field)
+        info = schema.nouns.get(current)
+        for parent in info.supertypes if info is not None else ():
+            if parent not in seen:
+                seen.add(parent)
+                pending.append(parent)
+    return tuple(sorted(found.values(), key=lambda field: field.name))
+
+
 def resolve_cells(schema: Schema) -> list[tuple[str, Object]]:
-    """``resolve:<Noun>`` for every noun: its fields as an FFP object."""
+    """``resolve:<Noun>`` for every noun: its fields (inherited ones too) as an FFP object."""
     return [
-        (resolve_cell(noun), tuple(field.as_object() for field in fields_of(schema, noun)))
+        (resolve_cell(noun),
+         tuple(field.as_object() for field in inherited_fields(schema, noun)))
         for noun in schema.nouns
     ]

@@ -64,6 +64,27 @@ def supertypes(state: State, noun: str) -> list[str]:
     return found
 
 
+def membership_fact_type(sub: str, sup: str) -> str:
+    """The unary fact type ``<Sup> is a <Sub>`` whose facts are the subtype's population seen
+    from the supertype (subtype membership clauses span it).
+
+    >>> membership_fact_type("DigitalProduct", "Product")
+    'Product_is_a_DigitalProduct'
+    """
+    return f"{sup.replace(' ', '_')}_is_a_{sub.replace(' ', '_')}"
+
+
+def membership_facts(state: State) -> list[tuple[str, Fact]]:
+    """The metamodel facts declaring each subtype's membership fact type."""
+    relation = _relation(state, "Noun_has_supertype_Noun")
+    facts: list[tuple[str, Fact]] = []
+    for sub, sup in sorted(relation) if relation is not None else ():
+        fact_type = membership_fact_type(sub, sup)
+        facts.append(("Fact_Type_has_Reading_Text", (fact_type, f"{sup} is a {sub}")))
+        facts.append(("Fact_Type_has_Noun_at_Position", (fact_type, sup, "0")))
+    return facts
+
+
 def entity_ids(state: State, noun: str) -> list[str]:
     """The noun's population, sorted."""
     relation = _relation(state, population_cell(noun))
@@ -100,6 +121,7 @@ class Change:
         self._touched: set[tuple[str, str]] = set()
         self._reference: dict[str, tuple[str, ...]] = {}
         self._entity_roles: dict[str, tuple[tuple[int, str], ...]] = {}
+        self._parents: dict[str, tuple[str, ...]] = {}
 
     def roles(self, fact_type: str) -> tuple[str, ...]:
         if fact_type not in self._roles:
@@ -117,12 +139,26 @@ class Change:
             relation = _relation(self.state, "Noun_has_Reference_Scheme")
             schemes = [s for _, s in relation.matching(0, noun)] if relation is not None else []
             parts = schemes[0].split(",") if schemes else ["id"]
-            self._reference[noun] = tuple(p.strip() for p in parts if p.strip()) or ("id",)
+            own = tuple(p.strip() for p in parts if p.strip()) or ("id",)
+            parents = self.member_of(noun)[1:]
+            # A subtype declared without a reference scheme is identified as its supertype is.
+            self._reference[noun] = self.reference(parents[0]) if own == ("id",) and parents \
+                else own
         return self._reference[noun]
 
     def _relation(self, name: str, arity: int) -> Relation:
         found = _relation(self.state, name)
         return Relation(arity) if found is None else found
+
+    def parents(self, noun: str) -> tuple[str, ...]:
+        """The noun's direct supertypes."""
+        if noun not in self._parents:
+            relation = _relation(self.state, "Noun_has_supertype_Noun")
+            self._parents[noun] = tuple(
+                sorted(sup for _, sup in relation.matching(0, noun)) if relation is not None
+                else ()
+            )
+        return self._parents[noun]
 
     def member_of(self, noun: str) -> tuple[str, ...]:
         """The noun and its supertypes: every population an entity of the noun is in."""
@@ -143,6 +179,8 @@ class Change:
             if grown is not population:
                 self.state = self.state.set(population_cell(member_of), grown)
                 self.delta.entities.setdefault(member_of, set()).add(entity)
+        for parent in self.parents(noun):
+            self.add(membership_fact_type(noun, parent), (entity,))
 
     def touch_all(self, noun: str, entities: set[str]) -> None:
         """:meth:`touch` for many entities at once (a bulk load)."""
@@ -152,6 +190,11 @@ class Change:
             if grown is not population:
                 self.state = self.state.set(population_cell(member_of), grown)
             self.delta.entities.setdefault(member_of, set()).update(entities)
+        for parent in self.parents(noun):
+            fact_type = membership_fact_type(noun, parent)
+            relation = self._relation(fact_type, 1)
+            self.state = self.state.set(
+                fact_type, relation.extended((entity,) for entity in sorted(entities)))
 
     def entity_roles(self, fact_type: str) -> tuple[tuple[int, str], ...]:
         """The positions of the fact type's entity-typed roles, with their nouns."""

@@ -17,7 +17,7 @@ from arest.algebra import EMPTY_STATE, Object, State, store_all
 from arest.algebra.relations import Fact
 from arest.compiler.constraints import constraint_cells
 from arest.compiler.fields import resolve_cells
-from arest.compiler.population import with_facts, with_populations
+from arest.compiler.population import membership_facts, with_facts, with_populations
 from arest.compiler.schema import schema_of
 from arest.forml2 import Constraint, Diagnostic, Reading, ReadingError, metamodel, read
 
@@ -85,9 +85,8 @@ def build(state: State | None, sources: Iterable[Source], compiled: Compiled) ->
     """D (or an empty state) with the facts added, the fields recompiled and the sources and
     warnings recorded."""
     sources = tuple(sources)
-    populated = with_populations(
-        with_facts(state if state is not None else EMPTY_STATE, compiled.facts)
-    )
+    declared = with_facts(state if state is not None else EMPTY_STATE, compiled.facts)
+    populated = with_populations(with_facts(declared, membership_facts(declared)))
     source_object: Object = tuple((path, text) for path, text in sources)
     schema = schema_of(populated)
     return store_all(

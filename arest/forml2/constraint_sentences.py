@@ -20,6 +20,7 @@ from arest.forml2.phrasing import (
     capitalise,
     quote,
 )
+from arest.forml2.schema import Resolution
 
 _ADJECTIVE = {v: k for k, v in RING.items()}
 _COMPARATOR = {
@@ -200,6 +201,8 @@ class ConstraintSentences(Phrasing):
             "AS": f"if {said(n1, n2, 'some', 'some')} then it is impossible that"
             f" {said(n2, n1, 'that', 'that')}",
             "TR": f"if {said(n1, n2)} and {said(n2, n3)} then {said(n1, n3)}",
+            "AT": f"if {said(n1, n2)} and {n1} is not {n2} then it is impossible that"
+            f" {said(n2, n1)}",
             "IT": f"if {said(n1, n2)} and {said(n2, n3)} then it is impossible that {said(n1, n3)}",
             "RF": f"if {said(n1, n2, 'some', 'some')} then {said(n1, 'itself', 'that')}",
         }
@@ -238,9 +241,70 @@ class ConstraintSentences(Phrasing):
             raise VerbalizationError("an equality constraint spans one noun's roles")
         return capitalise(f"{left} if and only if {right}.")
 
+    def join_subset(self, c: Constraint) -> str:
+        """``If some Order is placed by some Customer then that Order has Shipping Address
+        equal to that Customer's Shipping Address.``: the antecedent's fact type joined to
+        the owner's ``has`` fact type (the possessive), whose compared role the
+        consequent's last role equals.  Nouns appear once per clause."""
+        shape = VerbalizationError(f"a join subset says one possessive comparison: {c}")
+        if c.kind != "SS" or len(c.joins) != 1 or len(c.spans) != 2 or len(c.spans[1]) != 1:
+            raise shape
+        (join,) = c.joins
+        spans = {span.fact_type: span for span in c.spans[0]}
+        if (
+            join.clause != 1
+            or len(spans) != 2
+            or set(spans)
+            != {
+                join.left.fact_type,
+                join.right.fact_type,
+            }
+        ):
+            raise shape
+        held, path = self.fact_type(join.left.fact_type), self.fact_type(join.right.fact_type)
+        (superset,) = c.spans[1]
+        then = self.fact_type(superset.fact_type)
+        if len(path.roles) != 2 or len(join.left.roles) != 1 or len(join.right.roles) != 1:
+            raise shape
+        (owner_role,), (path_owner,) = join.left.roles, join.right.roles
+        (path_target,) = spans[path.id].roles
+        owner, target = held.roles[owner_role], path.roles[path_target]
+        if (
+            path_owner == path_target
+            or path.roles[path_owner] != owner
+            or len(set(held.roles)) != len(held.roles)
+            or len(set(then.roles)) != len(then.roles)
+        ):
+            raise shape
+        compared = [r for r in superset.roles if then.roles[r] == target]
+        shared = {r for r, n in enumerate(then.roles) if n in held.roles}
+        reading = self.reading_where(then, last=compared[0]) if len(compared) == 1 else None
+        if (
+            reading is None
+            or set(superset.roles) != shared | set(compared)
+            or set(spans[held.id].roles) != {r for r, n in enumerate(held.roles) if n in then.roles}
+            or not spans[held.id].roles
+            or self.schema.resolve((owner, target), ("", "has", ""))
+            != Resolution(path.id, (path_owner, path_target))
+        ):
+            raise shape
+        antecedent = self.clause(
+            held,
+            held.readings[0],
+            dict(enumerate(held.roles)),
+            dict.fromkeys(range(len(held.roles)), "some"),
+        )
+        dets = {r: "that" if r in shared else "some" for r in range(len(then.roles))}
+        dets[compared[0]] = ""
+        consequent = self.clause(then, reading, dict(enumerate(then.roles)), dets)
+        body = f"if {antecedent} then {consequent} equal to that {owner}'s {target}"
+        return self.deontic(c, body)
+
     def subset(self, c: Constraint) -> str:
         """``If some A … some B then that A … some C``: the spanned roles are the variables
         the clauses share; a noun that appears twice in one clause gets subscripts."""
+        if c.joins:
+            return self.join_subset(c)
         clauses: list[str] = []
         seen: set[str] = set()
         counts: dict[str, int] = {}

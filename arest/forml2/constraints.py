@@ -7,9 +7,16 @@ per clause, found by :meth:`Schema.resolve`.
 from __future__ import annotations
 
 from arest.forml2.build import Builder
-from arest.forml2.constructs import Constraint, Possibility, Source, Span, constraint_id
+from arest.forml2.constructs import (
+    Constraint,
+    Join,
+    Possibility,
+    Source,
+    Span,
+    constraint_id,
+)
 from arest.forml2.schema import Resolution
-from arest.forml2.syntax import Clause, Phrase, Statement
+from arest.forml2.syntax import Clause, Distinct, Phrase, Statement
 
 RING = {
     "irreflexive": "IR",
@@ -22,6 +29,7 @@ RING = {
     "reflexive": "RF",
 }
 _NEGATION = ("not", "does", "do", "did")
+_NEGATIVE = frozenset(("not", "cannot", "never"))
 
 
 class Interpreter:
@@ -265,13 +273,14 @@ class Interpreter:
         operator: str,
     ) -> None:
         """``If some A … some B then that A … some C``: per clause, the roles of the
-        variables (noun and subscript) that antecedent and consequent share."""
+        variables (noun and subscript) that antecedent and consequent share.  A consequent
+        ending ``… C equal to that B's C`` is a join subset (:meth:`join_subset`)."""
 
         def variables(clauses: tuple[Clause, ...]) -> set[str]:
             return {p.noun.variable for c in clauses for p in c.phrases if not p.itself}
 
         shared = variables(antecedent) & variables(consequent)
-        spans = []
+        spans: list[tuple[Span, ...]] = []
         for (resolution, _), clause in zip(results, antecedent + consequent, strict=True):
             roles = tuple(
                 sorted(
@@ -281,22 +290,114 @@ class Interpreter:
                 )
             )
             spans.append((Span(resolution.fact_type, roles or resolution.roles[:1]),))
-        self.constraint("SS", tuple(spans), modality=modality, operator=operator)
+        joins: tuple[Join, ...] = ()
+        if any(c.comparison is not None for c in antecedent + consequent):
+            joined = self.join_subset(antecedent, consequent, results, spans)
+            if joined is None:
+                return
+            joins = (joined,)
+        self.constraint("SS", tuple(spans), modality=modality, operator=operator, joins=joins)
 
-    def conditional_ring(self, st: Statement, ft: str, modality: str, operator: str) -> None:
-        antecedent: tuple[Clause, ...] = st.parts["antecedent"]
-        consequent: tuple[Clause, ...] = st.parts["consequent"]
-        chained = len(antecedent) > 1
-        negative = st.parts["impossible"] or any(
-            "not" in w.split() for c in consequent for w in c.words
+    def join_subset(
+        self,
+        antecedent: tuple[Clause, ...],
+        consequent: tuple[Clause, ...],
+        results: list[tuple[Resolution, tuple[str, ...]]],
+        spans: list[tuple[Span, ...]],
+    ) -> Join | None:
+        """``If some Customer places some Order then that Order has Shipping Address equal
+        to that Customer's Shipping Address``: for every Customer c and Order o with o
+        placed by c and every Shipping Address a of c, o has a.  The subset side is the
+        join path: the antecedent clause that binds the owner (Customer) joined, on the
+        owner's role, to the fact type its possessive names (``Customer has Shipping
+        Address``), whose compared role it projects; the superset side spans the compared
+        role too.  ``spans`` (one tuple per clause) is extended in place; the join, or None
+        after a diagnostic."""
+        form = (
+            "a comparison in a subset constraint reads `If some A … some B then that A has C"
+            " equal to that B's C.`: C's value in the consequent equals the one the"
+            " antecedent's B has"
         )
-        itself = any(p.itself for c in consequent for p in c.phrases)
-        if itself:
-            kind = "RF"
-        elif chained:
-            kind = "IT" if negative else "TR"
-        else:
-            kind = "AS" if negative else "SY"
+        last = consequent[-1]
+        comparison = last.comparison
+        if (
+            len(consequent) != 1
+            or any(c.comparison is not None for c in antecedent)
+            or comparison is None
+            or comparison.op != "="
+            or not isinstance(comparison.operand, Phrase)
+            or len(comparison.operand.path) != 1
+        ):
+            self.b.error(self.source, form)
+            return None
+        owner_phrase = comparison.operand
+        owner = self.b.noun(self.source, owner_phrase.noun)
+        target = self.b.noun(self.source, owner_phrase.path[0])
+        bound = [
+            (k, i)
+            for k, clause in enumerate(antecedent)
+            for i, p in enumerate(clause.phrases)
+            if p.noun.variable == owner_phrase.noun.variable
+        ]
+        compared_noun = self.b.noun(self.source, last.phrases[-1].noun)
+        if not bound or compared_noun != target:
+            self.b.error(
+                self.source,
+                f"{form}; here {owner_phrase.noun.variable} must be a variable of the"
+                f" antecedent and the compared noun {compared_noun} must be {target}",
+                owner_phrase.noun.offset,
+            )
+            return None
+        path = self.b.schema.resolve((owner, target), ("", "has", ""))
+        if isinstance(path, str):
+            self.b.error(self.source, path, owner_phrase.path[0].offset)
+            return None
+        k, i = bound[0]
+        holder = results[k][0]
+        if path.fact_type == holder.fact_type:
+            self.b.error(self.source, f"{form}; {path.fact_type} cannot join itself")
+            return None
+        # The consequent's compared role joins the roles its shared variables span.
+        (superset,) = spans[-1]
+        compared = results[-1][0].roles[-1]
+        roles = tuple(sorted({*superset.roles, compared}))
+        spans[-1] = (Span(superset.fact_type, roles),)
+        spans[k] = (*spans[k], Span(path.fact_type, (path.roles[1],)))
+        return Join(
+            k + 1,
+            Span(holder.fact_type, (holder.roles[i],)),
+            Span(path.fact_type, (path.roles[0],)),
+        )
+
+    def conditional_ring(
+        self,
+        st: Statement,
+        results: list[tuple[Resolution, tuple[str, ...]]],
+        distinct: tuple[Distinct, ...],
+        modality: str,
+        operator: str,
+    ) -> None:
+        """A conditional over one ring fact type: the kind its variables' pattern states
+        (:func:`ring_kind`); another pattern is a diagnostic listing the forms."""
+        antecedent = tuple(p for p in st.parts["antecedent"] if isinstance(p, Clause))
+        consequent: tuple[Clause, ...] = st.parts["consequent"]
+        clauses = antecedent + consequent
+        pairs = [_pair(c, r) for c, (r, _) in zip(clauses, results, strict=True)]
+        negated = any(w in _NEGATIVE for c in consequent for ws in c.words for w in ws.split())
+        kind = None
+        if len(consequent) == 1:
+            different = {frozenset((d.left.variable, d.right.variable)) for d in distinct}
+            kind = ring_kind(pairs[:-1], pairs[-1], st.parts["impossible"] != negated, different)
+        if kind is None:
+            self.b.error(
+                self.source,
+                "a conditional over one ring fact type reads `If X1 R X2 then X2 R X1`"
+                " (symmetric), `… then it is impossible that X2 R X1` (asymmetric), `If X1 R"
+                " X2 and X1 is not X2 then it is impossible that X2 R X1` (antisymmetric),"
+                " `If X1 R X2 and X2 R X3 then X1 R X3` (transitive), `… then it is impossible"
+                " that X1 R X3` (intransitive), `If X1 R X2 then X1 R itself` (reflexive)",
+            )
+            return
         if st.annotation and RING[st.annotation] != kind:
             self.b.error(
                 self.source,
@@ -304,7 +405,55 @@ class Interpreter:
                 f" sentence, which states a {_name(kind)} ring constraint",
             )
             return
+        ft = results[0][0].fact_type
         self.constraint(kind, ((Span(ft, (0, 1)),),), modality=modality, operator=operator)
+
+
+def _pair(clause: Clause, resolution: Resolution) -> tuple[str, str]:
+    """A ring clause's two variables in role order (``itself`` stays ``itself``)."""
+    terms = ["", ""]
+    for phrase, role in zip(clause.phrases, resolution.roles, strict=True):
+        terms[role] = "itself" if phrase.itself else phrase.noun.variable
+    return terms[0], terms[1]
+
+
+def ring_kind(
+    premises: list[tuple[str, str]],
+    conclusion: tuple[str, str],
+    negative: bool,
+    different: set[frozenset[str]],
+) -> str | None:
+    """The ring kind a conditional states, from its premises' and conclusion's variables
+    (role order), whether the conclusion is negated, and the pairs of variables a premise
+    says are different; None for any other pattern.
+
+    >>> ring_kind([("P1", "P2")], ("P2", "P1"), True, {frozenset(("P1", "P2"))})
+    'AT'
+    >>> ring_kind([("P1", "P2"), ("P2", "P3")], ("P1", "P3"), False, set())
+    'TR'
+    >>> ring_kind([("P1", "P2")], ("P1", "P2"), False, set()) is None
+    True
+    """
+    u, v = conclusion
+    if len(premises) == 1:
+        ((x, y),) = premises
+        if x == y:
+            return None
+        if v == "itself" and u in (x, y) and not different:
+            # Anything related to something relates (or, negated, never relates) to itself.
+            return "IR" if negative else "RF"
+        if (u, v) != (y, x) or not different <= {frozenset((x, y))}:
+            return None
+        # x ≠ y adds nothing to symmetry: the conclusion holds whenever x = y.
+        return ("AT" if different else "AS") if negative else "SY"
+    if len(premises) == 2 and not different:
+        first, second = premises
+        if first[1] != second[0]:
+            first, second = second, first
+        (x, y), (z, w) = first, second
+        if y == z and len({x, y, w}) == 3 and (u, v) == (x, w):
+            return "IT" if negative else "TR"
+    return None
 
 
 def _name(kind: str) -> str:

@@ -135,13 +135,29 @@ class Span:
 
 
 @dataclass(frozen=True)
+class Join:
+    """Within clause ``clause`` (1-based) of a constraint, the roles ``left`` names in one
+    fact type hold the same objects as the roles ``right`` names in another (aligned
+    position by position): the clause's facts combine only where they agree there.
+    ``If some Customer places some Order then that Order has Shipping Address equal to
+    that Customer's Shipping Address`` joins ``Order_is_placed_by_Customer`` [1] to
+    ``Customer_has_Shipping_Address`` [0] in clause 1."""
+
+    clause: int
+    left: Span
+    right: Span
+
+
+@dataclass(frozen=True)
 class Constraint:
     """One of the 17 constraint kinds (UC MC FC VC XO XC OR SS EQ IR AS AT SY IT TR AC RF).
 
     ``spans`` has one tuple of spans per clause (one clause for the single-fact-type
     kinds); ``modality`` is alethic or deontic, ``operator`` obligatory, forbidden or
     permitted; ``bounds`` the frequency (low, high; None = unbounded); ``comparison`` an
-    operator and value (``("<", "1")``); ``values`` a value constraint's allowed values.
+    operator and value (``("<", "1")``); ``values`` a value constraint's allowed values;
+    ``joins`` the roles on which a clause spanning several fact types combines their facts
+    (a join subset constraint, whose first clause is a join path).
     """
 
     kind: str
@@ -152,6 +168,7 @@ class Constraint:
     comparison: tuple[str, str] | None = None
     values: tuple[str, ...] = ()
     noun: str = ""
+    joins: tuple[Join, ...] = ()
     id: str = field(default="", compare=False)
     reading: str = field(default="", compare=False)
     source: Source = field(default=NOWHERE, compare=False)

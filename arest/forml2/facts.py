@@ -74,6 +74,21 @@ def _constraint_facts(c: Constraint) -> list[Fact]:
                         (c.id, span.fact_type, str(role), str(clause)),
                     )
                 )
+    for join in c.joins:
+        for left, right in zip(join.left.roles, join.right.roles, strict=True):
+            out.append(
+                (
+                    "Constraint_joins_Fact_Type_at_Position_to_Fact_Type_at_Position_in_Clause_Number",
+                    (
+                        c.id,
+                        join.left.fact_type,
+                        str(left),
+                        join.right.fact_type,
+                        str(right),
+                        str(join.clause),
+                    ),
+                )
+            )
     if c.bounds is not None:
         low, high = c.bounds
         if low is not None:

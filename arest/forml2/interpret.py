@@ -8,7 +8,7 @@ from arest.forml2.constraints import RING, Interpreter
 from arest.forml2.constructs import Constraint, Source, Span, constraint_id
 from arest.forml2.external import disjunctive_mandatory, external
 from arest.forml2.rules import Rules
-from arest.forml2.syntax import Clause, Statement
+from arest.forml2.syntax import Clause, Distinct, Statement
 
 
 def interpret(builder: Builder, source: Source, st: Statement) -> None:
@@ -99,8 +99,11 @@ def conditional(
 ) -> None:
     """``If … then …``: a derivation rule when marked (``*``, ``**``, ``+``) or when the
     consequent's fact type is derived; else a ring constraint when every clause is about
-    one fact type whose nouns are all one noun; else a subset constraint."""
-    antecedent: tuple[Clause, ...] = st.parts["antecedent"]
+    one fact type whose nouns are all one noun; else a subset constraint.  A premise
+    ``Person1 is not Person2`` belongs to a ring constraint only (the antisymmetric form)."""
+    premises: tuple[Clause | Distinct, ...] = st.parts["antecedent"]
+    antecedent = tuple(p for p in premises if isinstance(p, Clause))
+    distinct = tuple(p for p in premises if isinstance(p, Distinct))
     consequent: tuple[Clause, ...] = st.parts["consequent"]
     clauses = antecedent + consequent
     resolved = [it.resolve(c) for c in clauses]
@@ -108,13 +111,24 @@ def conditional(
     if len(results) != len(resolved):
         return
     target = it.b.schema.fact_types.get(results[-1][0].fact_type)
-    if modality == "alethic" and (st.marker or (target is not None and target.mode)):
+    rule = modality == "alethic" and (st.marker or (target is not None and target.mode))
+    names = {n for _, nouns in results for n in nouns}
+    fact_types = {r.fact_type for r, _ in results}
+    ring = len(names) == 1 and len(fact_types) == 1
+    if distinct and (rule or not ring):
+        it.b.error(
+            it.source,
+            "`<Noun>1 is not <Noun>2` is a premise of the antisymmetric ring form only:"
+            " `If <Noun>1 <verb> <Noun>2 and <Noun>1 is not <Noun>2 then it is impossible"
+            " that <Noun>2 <verb> <Noun>1.`",
+            distinct[0].left.offset,
+        )
+        return
+    if rule:
         mode = st.marker or (target.mode if target is not None else "")
         Rules(it).rule(mode, "if-then", consequent[0], antecedent)
         return
-    names = {n for _, nouns in results for n in nouns}
-    fact_types = {r.fact_type for r, _ in results}
-    if len(names) == 1 and len(fact_types) == 1:
-        it.conditional_ring(st, results[0][0].fact_type, modality, operator)
+    if ring:
+        it.conditional_ring(st, results, distinct, modality, operator)
         return
     it.subset(antecedent, consequent, results, modality, operator)

@@ -74,6 +74,14 @@ class Clause:
 
 
 @dataclass(frozen=True)
+class Distinct:
+    """``Person1 is not Person2``: a premise saying two variables name different objects."""
+
+    left: Noun
+    right: Noun
+
+
+@dataclass(frozen=True)
 class Computed:
     """``Duration is that End Time minus that Start Time``: target and infix expression."""
 

@@ -18,6 +18,7 @@ from arest.forml2.syntax import (
     Comparison,
     Computed,
     Condition,
+    Distinct,
     Noun,
     Phrase,
     Statement,
@@ -327,6 +328,13 @@ class ToSyntax(Transformer[Token, Statement]):
 
     def conds(self, items: list[Clause]) -> tuple[Clause, ...]:
         return tuple(items)
+
+    def premises(self, items: list[Clause | Distinct]) -> tuple[Clause | Distinct, ...]:
+        return tuple(items)
+
+    def distinct(self, items: list[Any]) -> Distinct:
+        left, right = (i for i in items if isinstance(i, Noun))
+        return Distinct(left, right)
 
     def consequent(self, items: list[Any]) -> tuple[bool, tuple[Clause, ...]]:
         return (False, items[0])

@@ -37,7 +37,8 @@ def _fact_type(schema: Schema, fact_type: str) -> dict[str, Any]:
 def _view(schema: Schema, nouns: list[str], fact_types: list[str]) -> dict[str, Any]:
     chosen = set(fact_types)
     constraints = [
-        c for c in schema.constraints.values() if any(span[0] in chosen for span in c.spans)
+        c for c in schema.constraints.values()
+        if any(span[0] in chosen for span in c.spans) or c.noun in nouns
     ]
     rules = [r for r in schema.rules.values() if r.fact_type in chosen]
     machines = [m for m in schema.machines.values() if m.noun in nouns]

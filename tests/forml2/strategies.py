@@ -18,11 +18,13 @@ from arest.forml2 import (
     DerivationRule,
     FactTypeDecl,
     InstanceFact,
+    Join,
     Possibility,
     Reading,
     Span,
     read,
 )
+from arest.forml2.schema import Resolution
 
 WORDS = ("Vorn", "Kalt", "Bram", "Quill", "Tessa", "Mirel", "Oban", "Pell", "Rusk", "Zeno")
 VERBS = ("has", "owns", "is assigned to", "is held in", "uses", "belongs to", "likes")
@@ -30,7 +32,7 @@ UNARY = ("is active", "is archived", "smokes")
 BETWEEN = ("per", "in", "at", "for")
 INVERSE = {"owns": "is owned by", "uses": "is used by", "likes": "is liked by"}
 RING_KINDS = ("IR", "AS", "AT", "SY", "IT", "TR", "AC", "RF")
-DEONTIC_RINGS = ("IR", "AS", "SY", "IT", "TR", "RF")
+DEONTIC_RINGS = ("IR", "AS", "AT", "SY", "IT", "TR", "RF")
 OPERATORS = ("obligatory", "forbidden", "permitted")
 
 
@@ -245,6 +247,55 @@ def _subset_pairs(schema: Schema) -> list[tuple[FactTypeDecl, FactTypeDecl, str]
     ]
 
 
+def _join_subsets(schema: Schema) -> list[tuple[FactTypeDecl, FactTypeDecl, FactTypeDecl, str]]:
+    """(held, path, then, owner): ``If some <held> then <then> … T equal to that owner's
+    T`` where ``owner has T`` reads ``path`` and the clauses share a noun other than T."""
+    out = []
+    for held in schema.fact_types:
+        for path in _binaries(schema):
+            for owner_role, owner in enumerate(path.roles):
+                target = path.roles[1 - owner_role]
+                found = schema.reading.schema.resolve((owner, target), ("", "has", ""))
+                if (
+                    path.id == held.id
+                    or found != Resolution(path.id, (owner_role, 1 - owner_role))
+                    or len(set(held.roles)) != len(held.roles)
+                    or owner not in held.roles
+                    or target in held.roles
+                ):
+                    continue
+                out.extend(
+                    (held, path, then, owner)
+                    for then in schema.fact_types
+                    if then.id not in (held.id, path.id)
+                    and not then.mode
+                    and len(set(then.roles)) == len(then.roles)
+                    and set(then.roles) & set(held.roles)
+                    and target in then.roles
+                    and any(r.order[-1] == then.roles.index(target) for r in then.readings)
+                )
+    return out
+
+
+@st.composite
+def join_subset(draw: st.DrawFn, schema: Schema) -> Constraint:
+    """A join subset: the subset side joins ``held`` to ``path`` on the owner's roles and
+    projects the roles of the nouns ``then`` shares and ``path``'s other role."""
+    held, path, then, owner = draw(st.sampled_from(_join_subsets(schema)))
+    modality = draw(st.sampled_from(("alethic", "deontic")))
+    operator = draw(st.sampled_from(OPERATORS)) if modality == "deontic" else ""
+    path_owner = path.roles.index(owner)
+    target = path.roles[1 - path_owner]
+    projected = tuple(r for r, n in enumerate(held.roles) if n in then.roles)
+    compared = tuple(r for r, n in enumerate(then.roles) if n in held.roles or n == target)
+    spans = (
+        (Span(held.id, projected), Span(path.id, (1 - path_owner,))),
+        (Span(then.id, compared),),
+    )
+    join = Join(1, Span(held.id, (held.roles.index(owner),)), Span(path.id, (path_owner,)))
+    return Constraint("SS", spans, modality, operator, joins=(join,))
+
+
 def _joins(schema: Schema, noun: str) -> list[tuple[FactTypeDecl, int]]:
     """(fact type, role) pairs where ``noun`` plays exactly that role and a reading starts
     with it: the clauses of an external constraint joined by ``noun``."""
@@ -342,4 +393,6 @@ def constructs(schema: Schema) -> st.SearchStrategy[Construct]:
         options.append(subset(schema))
     if _joined_nouns(schema):
         options.append(external(schema))
+    if _join_subsets(schema):
+        options.append(join_subset(schema))
     return st.one_of(options)

@@ -31,6 +31,11 @@ def describe(construct: Construct, known: Reading) -> str:
         if construct.operator:
             extra.append(construct.operator)
         detail = f" {' '.join(extra)} {construct.id} spans {spans or construct.noun}"
+        for join in construct.joins:
+            detail += (
+                f" joins {join.left.fact_type}{list(join.left.roles)}"
+                f" = {join.right.fact_type}{list(join.right.roles)} in clause {join.clause}"
+            )
     elif isinstance(construct, DerivationRule):
         detail = f" {construct.id} derives {construct.consequent.fact_type}"
     elif hasattr(construct, "id"):
