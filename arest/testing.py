@@ -114,6 +114,7 @@ Person likes Person.
 Person owns Car.
 Person rents Car.
 Car has Colour.
+Person has Colour.
 """
 
 CONSTRAINT_POOL = (
@@ -132,6 +133,7 @@ CONSTRAINT_POOL = (
     "For each Car, at most one of the following holds:\n"
     "  some Person owns that Car;\n  some Person rents that Car.",
     "It is forbidden that a Person has Age greater than 150.",
+    "If some Person owns some Car then that Person has Colour equal to that Car's Colour.",
 )
 """Constraint sentences over the base schema, one per kind family; a generated schema picks
 some of them."""
@@ -145,6 +147,7 @@ BINDINGS = {
     "Person_owns_Car": (_PEOPLE, _CARS),
     "Person_rents_Car": (_PEOPLE, _CARS),
     "Car_has_Colour": (_CARS, ("red", "blue", "green")),
+    "Person_has_Colour": (_PEOPLE, ("red", "blue")),
 }
 
 

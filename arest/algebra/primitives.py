@@ -186,6 +186,18 @@ def rotr(x: Object) -> Object:
     return x[-1:] + x[:-1] if type(x) is tuple else BOTTOM
 
 
+def concat(x: Object) -> Object:
+    """Concatenate: concat:⟨⟨x₁…⟩, ⟨y₁…⟩, …⟩ = ⟨x₁…, y₁…, …⟩; concat:φ = φ; ⊥ when an element
+    is not a sequence.
+
+    >>> show(concat(read("<<a, b>, <>, <c>>")))
+    '<a, b, c>'
+    """
+    if type(x) is not tuple or any(type(part) is not tuple for part in x):
+        return BOTTOM
+    return tuple(item for part in x for item in part)  # type: ignore[union-attr]
+
+
 def iota(x: Object) -> Object:
     """Index generator: iota:n = ⟨1, 2, …, n⟩ for a numeral n ≥ 0 (iota:0 = φ); otherwise ⊥.
 
@@ -425,6 +437,7 @@ PRIMITIVES: Final[Mapping[str, Primitive]] = MappingProxyType(
         "rotl": rotl,
         "rotr": rotr,
         "iota": iota,
+        "concat": concat,
         "+": add,
         "-": subtract,
         "*": multiply,

@@ -21,6 +21,7 @@ _COMPARISONS = {">": "gt", "<": "lt", ">=": "ge", "<=": "le", "=": "eq"}
 
 Trigger = tuple[str, str, tuple[int, ...]]
 Check = tuple[list[Trigger], Object]
+"""A check and the triggers that give its keys; a kind may need several (a list)."""
 
 
 # -- building blocks: functions of a key ----------------------------------------------------
@@ -215,7 +216,50 @@ def _aligned(
     return tuple(ordered) if not remaining else None
 
 
-def _subset(c: ConstraintInfo, schema: Schema) -> Check | None:
+def _join_subset(c: ConstraintInfo, schema: Schema) -> list[Check] | None:
+    """A subset whose first clause joins two fact types (``If some Customer places some Order
+    then that Order has Shipping Address equal to that Customer's Shipping Address``): for
+    every x and y the join pairs, ⟨x, y⟩ must be a fact of the second clause.
+
+    The key is x (an Order).  A new fact of the first joined fact type names its x; a removed
+    fact of the second clause names its x; a new fact of the other joined fact type names the
+    join value (a Customer), whose xs are checked — a second part keyed the same way."""
+    clauses = c.clauses()
+    if len(c.joins) != 1 or len(clauses) != 2 or len(clauses[0]) != 2 or len(clauses[1]) != 1:
+        return None
+    fa, ja, fb, jb, _ = c.joins[0]
+    spans = dict(clauses[0])
+    target, target_roles = clauses[1][0]
+    if set(spans) != {fa, fb} or any(len(roles) != 1 for roles in spans.values()):
+        return None
+    ra, rb = spans[fa][0], spans[fb][0]
+    x_noun, y_noun = schema.fact_types[fa].roles[ra], schema.fact_types[fb].roles[rb]
+    target_nouns = [schema.fact_types[target].roles[r] for r in target_roles]
+    if x_noun == y_noun or sorted(target_nouns) != sorted([x_noun, y_noun]) or len(
+        schema.fact_types[target].roles
+    ) != 2:
+        return None
+    joined = comp(alpha(str(ja + 1)), "matching", cons(const(fa), _number(ra + 1), "1"))
+    expand = comp("distl", cons("1", comp(
+        alpha(str(rb + 1)), "matching", cons(const(fb), _number(jb + 1), "2"))))
+    pairs = comp("concat", alpha(expand), "distl", cons("1", joined))
+    fact = cons(*("1" if noun == x_noun else "2"
+                  for noun in schema.fact_types[target].roles))
+    missing = comp(filter_(_not(_holds(target, fact))), pairs)
+    check = _violations(_nonempty(missing), missing)
+    x_role = schema.fact_types[target].roles.index(x_noun)
+    xs_of_join = comp(alpha(cons("id")), alpha(str(ra + 1)), "matching",
+                      cons(const(fa), _number(ja + 1), "1"))
+    by_join = comp(check, "concat", alpha(xs_of_join))
+    return [
+        ([(ADDED, fa, (ra + 1,)), (REMOVED, target, (x_role + 1,))], check),
+        ([(ADDED, fb, (jb + 1,))], by_join),
+    ]
+
+
+def _subset(c: ConstraintInfo, schema: Schema) -> Check | list[Check] | None:
+    if c.joins:
+        return _join_subset(c, schema) if c.kind == "SS" else None
     clauses = c.clauses()
     if len(clauses) != 2 or len(clauses[0]) != 1 or len(clauses[1]) != 1:
         return None

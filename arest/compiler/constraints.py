@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arest.algebra import Object
-from arest.compiler.checks import ADDED, ENTITIES, KINDS, NOTHING, REMOVED, Check
+from arest.compiler.checks import ADDED, ENTITIES, KINDS, NOTHING, REMOVED, Check, Trigger
 from arest.compiler.schema import ConstraintInfo, Schema
 
 CONSTRAINT = "CONSTRAINT"
@@ -44,30 +44,44 @@ class Compiled:
     modality: str
     reading: str
     fact_types: tuple[str, ...]
-    triggers: tuple[tuple[str, str, tuple[int, ...]], ...]
+    triggers: tuple[Trigger, ...]
     check: Object
+    more: tuple[tuple[tuple[Trigger, ...], Object], ...] = ()
+    """Further (triggers, check) parts for keys the primary triggers cannot take from one fact
+    of a delta; their checks report violations keyed as the primary check does."""
+
+    def parts(self) -> tuple[tuple[tuple[Trigger, ...], Object], ...]:
+        return ((self.triggers, self.check), *self.more)
+
+    def all_triggers(self) -> tuple[Trigger, ...]:
+        return tuple(trigger for triggers, _ in self.parts() for trigger in triggers)
 
     def as_object(self) -> Object:
-        triggers: Object = tuple(
-            (event, target, tuple(str(role) for role in roles))
-            for event, target, roles in self.triggers
-        )
+        def encoded(triggers: tuple[Trigger, ...]) -> Object:
+            return tuple((event, target, tuple(str(role) for role in roles))
+                         for event, target, roles in triggers)
+
+        more: Object = tuple((encoded(triggers), check) for triggers, check in self.more)
         return (CONSTRAINT, self.id, self.kind, self.modality, self.reading,
-                self.fact_types, triggers, self.check)
+                self.fact_types, encoded(self.triggers), self.check, more)
 
     @classmethod
     def from_object(cls, obj: Object) -> Compiled:
-        assert type(obj) is tuple and len(obj) == 8 and obj[0] == CONSTRAINT
-        _, cid, kind, modality, reading, fact_types, triggers, check = obj
+        assert type(obj) is tuple and len(obj) == 9 and obj[0] == CONSTRAINT
+        _, cid, kind, modality, reading, fact_types, triggers, check, more = obj
         assert type(cid) is str and type(kind) is str and type(modality) is str
-        assert type(reading) is str and type(fact_types) is tuple and type(triggers) is tuple
-        return cls(
-            cid, kind, modality, reading, tuple(str(f) for f in fact_types),
-            tuple(
+        assert type(reading) is str and type(fact_types) is tuple and type(more) is tuple
+
+        def decoded(triggers: Object) -> tuple[Trigger, ...]:
+            assert type(triggers) is tuple
+            return tuple(
                 (str(t[0]), str(t[1]), tuple(int(str(r)) for r in t[2]))  # type: ignore[index, union-attr]
                 for t in triggers
-            ),
-            check,
+            )
+
+        return cls(
+            cid, kind, modality, reading, tuple(str(f) for f in fact_types), decoded(triggers),
+            check, tuple((decoded(part[0]), part[1]) for part in more),  # type: ignore[index]
         )
 
 
@@ -77,15 +91,16 @@ def compile_constraint(c: ConstraintInfo, schema: Schema) -> Compiled | None:
     if any(f not in schema.fact_types for f, _, _ in c.spans):
         return None
     if c.operator == "permitted":
-        found: Check | None = ([], NOTHING)
+        found: Check | list[Check] | None = ([], NOTHING)
     else:
         compile_kind = KINDS.get(c.kind)
         found = compile_kind(c, schema) if compile_kind is not None else None
     if found is None:
         return None
-    triggers, check = found
+    (triggers, check), *more = found if isinstance(found, list) else [found]
     fact_types = tuple(sorted({f for f, _, _ in c.spans}))
-    return Compiled(c.id, c.kind, c.modality, c.reading, fact_types, tuple(triggers), check)
+    return Compiled(c.id, c.kind, c.modality, c.reading, fact_types, tuple(triggers), check,
+                    tuple((tuple(t), k) for t, k in more))
 
 
 def constraint_cells(schema: Schema) -> list[tuple[str, Object]]:
@@ -111,7 +126,7 @@ def trigger_cells(compiled: Sequence[Compiled]) -> list[tuple[str, Object]]:
     command looks only at the constraints spanning what it changed."""
     woken: dict[str, set[str]] = {}
     for constraint in compiled:
-        for event, target, _ in constraint.triggers:
+        for event, target, _ in constraint.all_triggers():
             woken.setdefault(trigger_cell(event, target), set()).add(constraint.id)
     return [(cell, tuple(sorted(ids))) for cell, ids in sorted(woken.items())]
 

@@ -47,6 +47,8 @@ class ConstraintInfo:
     comparison: tuple[str, str] | None = None
     allowed: tuple[str, ...] = ()
     noun: str = ""
+    joins: tuple[tuple[str, int, str, int, int], ...] = ()
+    """(fact type, role, fact type, role, clause): roles of one clause that must agree."""
 
     def clauses(self) -> list[list[tuple[str, tuple[int, ...]]]]:
         """Per clause, each fact type it spans with the roles spanned there, in order."""
@@ -171,6 +173,11 @@ def schema_of(state: State) -> Schema:
     comparison_values = _pairs(state, "Constraint_has_Comparison_Value")
     allowed = _pairs(state, "Constraint_allows_Allowed_Value")
     on_noun = _pairs(state, "Constraint_is_on_Noun")
+    joins: dict[str, list[tuple[str, int, str, int, int]]] = defaultdict(list)
+    for constraint, left, left_role, right, right_role, clause in _facts(
+        state, "Constraint_joins_Fact_Type_at_Position_to_Fact_Type_at_Position_in_Clause_Number"
+    ):
+        joins[constraint].append((left, int(left_role), right, int(right_role), int(clause)))
 
     def number(grouped: dict[str, list[str]], key: str) -> int | None:
         text = _single(grouped, key)
@@ -190,6 +197,7 @@ def schema_of(state: State) -> Schema:
             if constraint in comparison_operators else None,
             tuple(allowed.get(constraint, ())),
             _single(on_noun, constraint),
+            tuple(sorted(joins.get(constraint, ()))),
         )
         for constraint in sorted(constraint_kinds)
     }

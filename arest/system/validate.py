@@ -13,6 +13,7 @@ from typing import Any
 
 from arest.algebra import BOTTOM, Object, State, evaluate
 from arest.algebra.relations import Fact, Relation
+from arest.compiler.checks import Trigger
 from arest.compiler.constraints import (
     ADDED,
     ENTITIES,
@@ -55,9 +56,9 @@ def _project(fact: Fact, roles: tuple[int, ...]) -> Object:
     return tuple(fact[role - 1] for role in roles) if roles else fact
 
 
-def _keys(constraint: Compiled, delta: Delta) -> list[Object]:
+def _keys(triggers: tuple[Trigger, ...], delta: Delta) -> list[Object]:
     keys: list[Object] = []
-    for event, target, roles in constraint.triggers:
+    for event, target, roles in triggers:
         if event == ENTITIES:
             keys.extend((entity,) for entity in delta.entities.get(target, ()))
         else:
@@ -67,10 +68,12 @@ def _keys(constraint: Compiled, delta: Delta) -> list[Object]:
     return sorted(set(keys)) if len(keys) > 1 else keys  # type: ignore[type-var]
 
 
-def _run(state: State, constraint: Compiled, keys: list[Object]) -> list[dict[str, Any]]:
+def _run(
+    state: State, constraint: Compiled, check: Object, keys: list[Object]
+) -> list[dict[str, Any]]:
     if not keys:
         return []
-    found = evaluate(constraint.check, tuple(keys), state)
+    found = evaluate(check, tuple(keys), state)
     if found is BOTTOM or type(found) is not tuple:
         raise RuntimeError(f"the check of {constraint.id} gave {found!r}: a compiler error")
     return [
@@ -91,12 +94,19 @@ def violations(state: State, delta: Delta) -> list[dict[str, Any]]:
     cells += [trigger_cell(ENTITIES, noun) for noun in delta.entities]
     found: list[dict[str, Any]] = []
     for constraint in _woken(state, cells):
-        found.extend(_run(state, constraint, _keys(constraint, delta)))
+        seen: set[str] = set()
+        for triggers, check in constraint.parts():
+            for violation in _run(state, constraint, check, _keys(triggers, delta)):
+                key = repr(violation["detail"]["key"])
+                if key not in seen:
+                    seen.add(key)
+                    found.append(violation)
     return found
 
 
 def every_key(state: State, constraint: Compiled) -> list[Object]:
-    """Every key the constraint's triggers can select in the state."""
+    """Every key the constraint's primary triggers can select in the state (its other parts
+    report in the primary's keys)."""
     keys: set[Object] = set()
     for event, target, roles in constraint.triggers:
         if event == ENTITIES:
@@ -116,7 +126,7 @@ def all_violations(state: State) -> list[dict[str, Any]]:
     for constraint_id in ids:
         constraint = _compiled(state, constraint_id)
         if constraint is not None:
-            found.extend(_run(state, constraint, every_key(state, constraint)))
+            found.extend(_run(state, constraint, constraint.check, every_key(state, constraint)))
     return found
 
 

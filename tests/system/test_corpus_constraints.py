@@ -526,13 +526,6 @@ SHIPPING = "If some Customer places some Order then that Order has Shipping Addr
            "that Customer's Shipping Address."
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the orders subset is not enforced as written. At HEAD it compiles to "
-    "Order_is_placed_by_Customer(Order) ⊆ Order_has_Shipping_Address(Order): 'equal to that "
-    "Customer's Shipping Address' is dropped, so an Order shipped elsewhere than its Customer's "
-    "Shipping Address is accepted silently. In the working tree of this writing the reader "
-    "gives the join but the compiler has no check for it (arest.compiler.constraints."
-    "unenforced lists it), so an Order without Shipping Address reports only the MC"))
 def test_subset_in_orders_the_shipping_address_is_the_customers(
     orders: Domain, shop: Any
 ) -> None:
