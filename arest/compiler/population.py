@@ -109,19 +109,56 @@ class Delta:
         return bool(self.added or self.removed or self.entities)
 
 
+_SCHEMA_CELLS = (
+    "Fact_Type_has_Noun_at_Position", "Noun_has_Object_Type", "Noun_has_supertype_Noun",
+    "Noun_has_Reference_Scheme",
+)
+
+
+class _Lookups:
+    """What a change looks up in the schema (roles, kinds, supertypes, reference schemes),
+    remembered for every change over the same schema cells: they are immutable, so the
+    answers hold as long as the cells are the same objects."""
+
+    def __init__(self) -> None:
+        self.roles: dict[str, tuple[str, ...]] = {}
+        self.entity_kind: dict[str, bool] = {}
+        self.member_of: dict[str, tuple[str, ...]] = {}
+        self.reference: dict[str, tuple[str, ...]] = {}
+        self.entity_roles: dict[str, tuple[tuple[int, str], ...]] = {}
+        self.parents: dict[str, tuple[str, ...]] = {}
+
+
+_shared: dict[tuple[int, ...], tuple[tuple[object, ...], _Lookups]] = {}
+
+
+def _lookups(state: State) -> _Lookups:
+    cells = tuple(state.get(name) for name in _SCHEMA_CELLS)
+    key = tuple(map(id, cells))
+    entry = _shared.get(key)
+    if entry is None or any(a is not b for a, b in zip(entry[0], cells, strict=True)):
+        if len(_shared) >= 64:
+            _shared.pop(next(iter(_shared)))
+        entry = _shared[key] = (cells, _Lookups())
+    return entry[1]
+
+
 class Change:
     """Facts added to and removed from a state, one at a time, recording the delta."""
 
     def __init__(self, state: State) -> None:
         self.state = state
         self.delta = Delta()
-        self._roles: dict[str, tuple[str, ...]] = {}
-        self._entity_kind: dict[str, bool] = {}
-        self._member_of: dict[str, tuple[str, ...]] = {}
         self._touched: set[tuple[str, str]] = set()
-        self._reference: dict[str, tuple[str, ...]] = {}
-        self._entity_roles: dict[str, tuple[tuple[int, str], ...]] = {}
-        self._parents: dict[str, tuple[str, ...]] = {}
+        self._use(_lookups(state))
+
+    def _use(self, lookups: _Lookups) -> None:
+        self._roles = lookups.roles
+        self._entity_kind = lookups.entity_kind
+        self._member_of = lookups.member_of
+        self._reference = lookups.reference
+        self._entity_roles = lookups.entity_roles
+        self._parents = lookups.parents
 
     def roles(self, fact_type: str) -> tuple[str, ...]:
         if fact_type not in self._roles:
@@ -207,6 +244,8 @@ class Change:
 
     def add(self, fact_type: str, fact: Fact) -> bool:
         """Assert one fact; True when it was not there before."""
+        if fact_type in _SCHEMA_CELLS:
+            self._use(_Lookups())  # the schema itself changes: look it up afresh
         relation = self._relation(fact_type, len(fact))
         grown = relation.add(fact)
         touched = self._touched
@@ -225,6 +264,8 @@ class Change:
 
     def remove(self, fact_type: str, fact: Fact) -> bool:
         """Retract one fact; True when it was there."""
+        if fact_type in _SCHEMA_CELLS:
+            self._use(_Lookups())
         relation = _relation(self.state, fact_type)
         if relation is None or fact not in relation:
             return False
