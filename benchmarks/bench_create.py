@@ -43,8 +43,6 @@ import cProfile
 import gc
 import io
 import json
-import os
-import platform
 import pstats
 import random
 import sqlite3
@@ -59,6 +57,8 @@ from harness import (
     Column,
     format_ratio,
     format_table,
+    interpreter_facts,
+    publish,
     run_isolated,
     summarize,
     time_calls,
@@ -591,9 +591,7 @@ def profile(size: int, creates: int, plan: dict[str, Any]) -> str:
 def machine_facts(plan: Plan) -> dict[str, str]:
     """Interpreter, cores, SQLite version and the run's counts."""
     return {
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "platform": platform.platform(),
-        "cores (nproc)": str(os.cpu_count()),
+        **interpreter_facts(),
         "sqlite": sqlite3.sqlite_version,
         "gc": f"default {gc.get_threshold()}; frozen: gc.freeze() after the bulk load",
         "creates": f"{plan.creates:,} of each kind timed after {plan.warmup:,} of each kind, "
@@ -759,13 +757,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             for name in names:
                 arguments = {"name": name, "size": size, "setting": setting, "plan": asdict(plan)}
                 results.append(run_isolated(Path(__file__), "measure", arguments))
-    if options.json is not None:
-        options.json.write_text(
-            json.dumps({"machine": facts, "plan": asdict(plan), "results": results}, indent=1)
-        )
-    print("\n".join(f"- {key}: {value}" for key, value in facts.items()))
-    print()
-    print(report(results, plan))
+    publish(facts, asdict(plan), results, report(results, plan), options.json)
 
 
 if __name__ == "__main__":

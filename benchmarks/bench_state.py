@@ -32,8 +32,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
-import platform
 import random
 import sys
 import tracemalloc
@@ -46,6 +44,8 @@ from typing import Any
 from harness import (
     Column,
     format_table,
+    interpreter_facts,
+    publish,
     run_isolated,
     summarize,
     time_fold,
@@ -357,9 +357,7 @@ def machine_facts() -> dict[str, str]:
     """Interpreter, cores and library versions of this run."""
     versions = {name: metadata.version(name) for name in ("immutables", "pyrsistent")}
     return {
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "platform": platform.platform(),
-        "cores (nproc)": str(os.cpu_count()),
+        **interpreter_facts(),
         "gc thresholds": f"default {DEFAULT_GC_THRESHOLDS}, tuned: gc.freeze() after the build "
         f"and gen 0 at {TUNED_GEN0_THRESHOLD:,}",
         **{name: version for name, version in versions.items()},
@@ -504,13 +502,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                     {"library": library, "setting": setting, "plan": asdict(plan)},
                 )
             )
-    if options.json is not None:
-        options.json.write_text(
-            json.dumps({"machine": facts, "plan": asdict(plan), "results": results}, indent=1)
-        )
-    print("\n".join(f"- {key}: {value}" for key, value in facts.items()))
-    print()
-    print(report(results, plan))
+    publish(facts, asdict(plan), results, report(results, plan), options.json)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import platform
 import statistics
 import subprocess
 import sys
@@ -34,7 +35,9 @@ __all__ = [
     "Summary",
     "format_ratio",
     "format_table",
+    "interpreter_facts",
     "percentile",
+    "publish",
     "run_isolated",
     "summarize",
     "time_calls",
@@ -152,6 +155,34 @@ def timer_overhead_ns(times: int = 100_000) -> float:
     True
     """
     return summarize(time_calls(lambda: None, times)).median_ns
+
+
+def interpreter_facts() -> dict[str, str]:
+    """The interpreter, platform and cores a benchmark ran on.
+
+    >>> sorted(interpreter_facts())
+    ['cores (nproc)', 'platform', 'python']
+    """
+    return {
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "platform": platform.platform(),
+        "cores (nproc)": str(os.cpu_count()),
+    }
+
+
+def publish(
+    facts: Mapping[str, str], plan: Mapping[str, Any], results: Sequence[Any], tables: str,
+    json_path: Path | None,
+) -> None:
+    """Print the run's facts and tables; keep the raw results as JSON when asked."""
+    if json_path is not None:
+        json_path.write_text(
+            json.dumps({"machine": dict(facts), "plan": dict(plan), "results": list(results)},
+                       indent=1)
+        )
+    print("\n".join(f"- {key}: {value}" for key, value in facts.items()))
+    print()
+    print(tables)
 
 
 _CHILD = """\
