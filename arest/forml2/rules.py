@@ -84,6 +84,16 @@ class Rules:
         return base
 
     def atom(self, clause: Clause) -> Atom | None:
+        if clause.comparison is not None:
+            # An atom has no place for a comparison: reading the clause without it would
+            # derive facts the sentence does not allow.
+            self.b.error(
+                self.i.source,
+                "a condition of a derivation rule cannot compare (`"
+                f"{clause.comparison.op} {clause.comparison.operand}`) here; state the"
+                " comparison as a constraint, or derive from facts without one",
+            )
+            return None
         found = self.i.resolve(clause)
         if found is None:
             return None
