@@ -36,11 +36,20 @@ def _files(paths: tuple[str | Path, ...]) -> list[Path]:
     return files
 
 
+def read_files(*paths: str | Path) -> tuple[Source, ...]:
+    """The readings at paths as (path, text) pairs: files, or folders' ``*.md`` in name order."""
+    return tuple((str(file), file.read_text(encoding="utf-8")) for file in _files(paths))
+
+
+def load_sources(sources: tuple[Source, ...], strict: bool = False) -> State:
+    """D from the bundled metamodel and readings given as (path, text) pairs."""
+    return _validated(build(None, sources, read_sources(sources, strict)), sources, strict)
+
+
 def load(*paths: str | Path, strict: bool = False) -> State:
     """D from the bundled metamodel and the readings at paths (files, or folders of ``*.md``
     read in name order).  Raises :class:`ReadingError` listing every diagnostic."""
-    sources = tuple((str(file), file.read_text(encoding="utf-8")) for file in _files(paths))
-    return _validated(build(None, sources, read_sources(sources, strict)), sources, strict)
+    return load_sources(read_files(*paths), strict)
 
 
 def compile(text: str, D: State | None = None, strict: bool = False) -> State:

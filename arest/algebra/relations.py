@@ -182,6 +182,13 @@ class Archive:
     def __len__(self) -> int:
         return len(self._states)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Archive):
+            return NotImplemented
+        return bool(self._states == other._states)
+
+    __hash__ = None  # type: ignore[assignment]
+
     def __repr__(self) -> str:
         return f"Archive({self.labels()!r})"
 

@@ -42,6 +42,14 @@ class Storage(Protocol):
         """Every kept command, in order."""
         ...
 
+    def base(self, key: str) -> str | None:
+        """The compiled state kept for readings with this key (:mod:`arest.runtime.codec`)."""
+        ...
+
+    def keep_base(self, key: str, state: str) -> None:
+        """Keep the compiled state of the readings with this key, in place of any other."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -50,6 +58,13 @@ class MemoryStorage:
 
     def __init__(self) -> None:
         self._entries: list[Entry] = []
+        self._base: tuple[str, str] | None = None
+
+    def base(self, key: str) -> str | None:
+        return self._base[1] if self._base is not None and self._base[0] == key else None
+
+    def keep_base(self, key: str, state: str) -> None:
+        self._base = (key, state)
 
     def append(self, key: str, request: Any, context: dict[str, str]) -> int:
         entry = Entry(len(self._entries) + 1, key, json.loads(json.dumps(request)), dict(context))
@@ -77,6 +92,7 @@ class SqliteStorage:
                 "CREATE TABLE IF NOT EXISTS journal (sequence INTEGER PRIMARY KEY, key TEXT NOT"
                 " NULL, input TEXT NOT NULL, context TEXT NOT NULL)"
             )
+            self._db.execute("CREATE TABLE IF NOT EXISTS base (key TEXT PRIMARY KEY, state TEXT)")
             self._db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (FORMAT,))
             (found,) = self._db.execute("SELECT value FROM meta WHERE name='format'").fetchone()
             self._db.execute("PRAGMA quick_check").fetchone()
@@ -106,6 +122,16 @@ class SqliteStorage:
                 raise StorageError(
                     f"{self.path}: journal entry {sequence} is damaged ({text[:40]!r})"
                 ) from None
+
+    def base(self, key: str) -> str | None:
+        row = self._db.execute("SELECT state FROM base WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def keep_base(self, key: str, state: str) -> None:
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.execute("DELETE FROM base")
+            self._db.execute("INSERT INTO base VALUES (?, ?)", (key, state))
 
     def close(self) -> None:
         self._db.close()

@@ -10,6 +10,8 @@ A database is open in one process at a time.
 from __future__ import annotations
 
 import fcntl
+import hashlib
+import importlib.resources
 import json
 import os
 import threading
@@ -19,8 +21,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
+from arest import __version__
 from arest.algebra import State
-from arest.api import apply, load
+from arest.api import apply, load_sources, read_files
+from arest.runtime.codec import FORMAT as CODEC
+from arest.runtime.codec import decode, encode
 from arest.runtime.storage import Storage, open_storage
 
 
@@ -31,6 +36,26 @@ class TenantLocked(RuntimeError):
 class ReplayError(RuntimeError):
     """Raised on open when a journaled command is no longer accepted (the readings changed
     and the stored population would violate them); lists what it reported."""
+
+
+def _base(storage: Storage, sources: tuple[tuple[str, str], ...]) -> State:
+    """D for the readings: kept in the database, or compiled and kept.  The key covers the
+    readings' paths and texts, the bundled metamodel and this arest's version, so changed
+    readings are compiled afresh (and the journal is replayed on them)."""
+    metamodel = importlib.resources.files("arest").joinpath("readings")
+    bundled = sorted((entry.name, entry.read_text("utf-8")) for entry in metamodel.iterdir()
+                     if entry.name.endswith(".md"))
+    digest = hashlib.sha256(json.dumps([__version__, CODEC, bundled, sources]).encode())
+    key = digest.hexdigest()
+    kept = storage.base(key)
+    if kept is not None:
+        try:
+            return decode(kept)
+        except (ValueError, KeyError, TypeError):
+            pass  # a damaged copy is compiled again from the readings
+    state = load_sources(sources)
+    storage.keep_base(key, encode(state))
+    return state
 
 
 def utc_now() -> str:
@@ -73,7 +98,7 @@ class Tenant:
         lock = None if str(db) == ":memory:" else _lock(Path(db))
         try:
             storage = open_storage(db)
-            state = load(*readings)
+            state = _base(storage, read_files(*readings))
             for entry in storage.entries():
                 out, after = apply(state, entry.key, entry.input, entry.context)
                 if "error" in out or out.get("rejected"):

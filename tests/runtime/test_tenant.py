@@ -102,3 +102,26 @@ def test_changed_readings_that_the_journal_violates_refuse_to_open(tmp_path: Pat
     with pytest.raises(ReplayError) as caught:
         arest.Tenant.open(readings, db=db)
     assert "Each Customer has exactly one Phone." in str(caught.value)
+
+
+def test_a_reopen_does_not_read_unchanged_readings_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "shop.db"
+    with arest.Tenant.open(ORDERS, db=db) as tenant:
+        tenant.call("create:Customer", {"id": "ann@x", "Name": "Ann"})
+    import arest.runtime.tenant as tenant_module
+
+    def refuse(*_: object, **__: object) -> None:
+        raise AssertionError("the readings were compiled again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(tenant_module, "load_sources", refuse)
+        with arest.Tenant.open(ORDERS, db=db) as again:
+            assert arest.apply(again.state, "read:Customer", "ann@x")[0]["Name"] == "Ann"
+    changed = tmp_path / "orders.md"
+    changed.write_text((ORDERS / "orders.md").read_text() + "\nCustomer has Phone.\n")
+    with arest.Tenant.open(changed, db=db) as recompiled:  # changed readings: compiled afresh
+        assert any(f["id"] == "Customer_has_Phone"
+                   for f in arest.apply(recompiled.state, "schema")[0]["fact_types"])
+        assert arest.apply(recompiled.state, "read:Customer", "ann@x")[0]["Name"] == "Ann"

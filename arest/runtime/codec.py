@@ -1,0 +1,79 @@
+"""D as JSON: how the runtime keeps a compiled state on disk.
+
+Each cell is one JSON value: an FFP object as itself (atoms are strings, sequences lists, ⊥
+null) under ``"o"``; a relation as its arity and facts under ``"r"`` and ``"f"``; an archive
+of snapshots as its states under ``"s"``.  ``decode(encode(D))`` equals D cell for cell.
+
+>>> from arest.algebra import EMPTY_STATE, store
+>>> from arest.algebra.relations import Relation
+>>> D = store(store(EMPTY_STATE, "a", ("x", ("y",))), "R", Relation.of(2, [("o1", "c1")]))
+>>> decode(encode(D)) == D
+True
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from arest.algebra import BOTTOM, EMPTY_STATE, Object, State, store_all
+from arest.algebra.relations import Archive, Cell, Relation
+
+FORMAT = "arest-cells-1"
+
+
+def _object(x: Object) -> Any:
+    if type(x) is str:
+        return x
+    if type(x) is tuple:
+        return [_object(item) for item in x]
+    return None
+
+
+def _back(x: Any) -> Object:
+    if isinstance(x, str):
+        return x
+    if isinstance(x, list):
+        return tuple(_back(item) for item in x)
+    return BOTTOM
+
+
+def _cell(contents: Cell) -> dict[str, Any]:
+    if isinstance(contents, Relation):
+        return {"r": contents.arity, "f": sorted(list(fact) for fact in contents)}
+    if isinstance(contents, Archive):
+        return {"s": [[label, contents.taken_at(label), _state(contents.state(label))]
+                      for label in contents.labels()]}
+    return {"o": _object(contents)}
+
+
+def _state(state: State) -> dict[str, Any]:
+    return {name: _cell(state[name]) for name in sorted(state)}
+
+
+def encode(state: State) -> str:
+    """D as a JSON text."""
+    return json.dumps({"format": FORMAT, "cells": _state(state)}, separators=(",", ":"))
+
+
+def _decoded_cell(value: dict[str, Any]) -> Cell:
+    if "r" in value:
+        return Relation(int(value["r"])).extended(tuple(fact) for fact in value["f"])
+    if "s" in value:
+        archive = Archive()
+        for label, taken_at, state in value["s"]:
+            archive = archive.with_state(label, taken_at, _decoded_state(state))
+        return archive
+    return _back(value["o"])
+
+
+def _decoded_state(cells: dict[str, Any]) -> State:
+    return store_all(EMPTY_STATE, ((name, _decoded_cell(value)) for name, value in cells.items()))
+
+
+def decode(text: str) -> State:
+    """The D a JSON text from :func:`encode` holds; ValueError when it is not one."""
+    document = json.loads(text)
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise ValueError(f"not a {FORMAT} document")
+    return _decoded_state(document["cells"])
