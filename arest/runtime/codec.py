@@ -71,6 +71,19 @@ def _decoded_state(cells: dict[str, Any]) -> State:
     return store_all(EMPTY_STATE, ((name, _decoded_cell(value)) for name, value in cells.items()))
 
 
+def encode_cell(contents: Cell) -> str:
+    """One cell as a JSON text (for checkpoints of changed cells)."""
+    return json.dumps(_cell(contents), separators=(",", ":"))
+
+
+def decode_cell(text: str) -> Cell:
+    """The cell a JSON text from :func:`encode_cell` holds."""
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError("not an encoded cell")
+    return _decoded_cell(value)
+
+
 def decode(text: str) -> State:
     """The D a JSON text from :func:`encode` holds; ValueError when it is not one."""
     document = json.loads(text)

@@ -38,8 +38,8 @@ class Storage(Protocol):
         """Keep one accepted command; durable when this returns; its sequence number."""
         ...
 
-    def entries(self) -> Iterator[Entry]:
-        """Every kept command, in order."""
+    def entries(self, after: int = 0) -> Iterator[Entry]:
+        """The kept commands after sequence number ``after``, in order."""
         ...
 
     def base(self, key: str) -> str | None:
@@ -48,6 +48,15 @@ class Storage(Protocol):
 
     def keep_base(self, key: str, state: str) -> None:
         """Keep the compiled state of the readings with this key, in place of any other."""
+        ...
+
+    def checkpoint(self, sequence: int, key: str, cells: dict[str, str | None]) -> None:
+        """Keep the cells that changed (None: gone) as of journal entry ``sequence``, for the
+        readings with this key; one transaction."""
+        ...
+
+    def restore(self, key: str) -> tuple[int, dict[str, str]] | None:
+        """The last checkpoint for readings with this key: its sequence and every cell."""
         ...
 
     def close(self) -> None: ...
@@ -66,13 +75,19 @@ class MemoryStorage:
     def keep_base(self, key: str, state: str) -> None:
         self._base = (key, state)
 
+    def checkpoint(self, sequence: int, key: str, cells: dict[str, str | None]) -> None:
+        return None  # a memory journal dies with the process: nothing to restart from
+
+    def restore(self, key: str) -> tuple[int, dict[str, str]] | None:
+        return None
+
     def append(self, key: str, request: Any, context: dict[str, str]) -> int:
         entry = Entry(len(self._entries) + 1, key, json.loads(json.dumps(request)), dict(context))
         self._entries.append(entry)
         return entry.sequence
 
-    def entries(self) -> Iterator[Entry]:
-        return iter(list(self._entries))
+    def entries(self, after: int = 0) -> Iterator[Entry]:
+        return iter([entry for entry in self._entries if entry.sequence > after])
 
     def close(self) -> None:
         return None
@@ -93,6 +108,9 @@ class SqliteStorage:
                 " NULL, input TEXT NOT NULL, context TEXT NOT NULL)"
             )
             self._db.execute("CREATE TABLE IF NOT EXISTS base (key TEXT PRIMARY KEY, state TEXT)")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS cells (name TEXT PRIMARY KEY, contents TEXT NOT NULL)"
+            )
             self._db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (FORMAT,))
             (found,) = self._db.execute("SELECT value FROM meta WHERE name='format'").fetchone()
             self._db.execute("PRAGMA quick_check").fetchone()
@@ -108,10 +126,11 @@ class SqliteStorage:
         )
         return int(cursor.lastrowid or 0)
 
-    def entries(self) -> Iterator[Entry]:
+    def entries(self, after: int = 0) -> Iterator[Entry]:
         try:
             rows = self._db.execute(
-                "SELECT sequence, key, input, context FROM journal ORDER BY sequence"
+                "SELECT sequence, key, input, context FROM journal WHERE sequence > ?"
+                " ORDER BY sequence", (after,),
             ).fetchall()
         except sqlite3.DatabaseError as error:
             raise StorageError(f"{self.path}: the journal cannot be read ({error})") from None
@@ -132,6 +151,29 @@ class SqliteStorage:
             self._db.execute("BEGIN")
             self._db.execute("DELETE FROM base")
             self._db.execute("INSERT INTO base VALUES (?, ?)", (key, state))
+
+    def checkpoint(self, sequence: int, key: str, cells: dict[str, str | None]) -> None:
+        with self._db:
+            self._db.execute("BEGIN")
+            stored = self._db.execute("SELECT value FROM meta WHERE name='checkpoint key'")
+            if (row := stored.fetchone()) is None or row[0] != key:
+                self._db.execute("DELETE FROM cells")  # cells of other readings are no use
+            for name, contents in cells.items():
+                if contents is None:
+                    self._db.execute("DELETE FROM cells WHERE name = ?", (name,))
+                else:
+                    self._db.execute("INSERT OR REPLACE INTO cells VALUES (?, ?)",
+                                     (name, contents))
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('checkpoint key', ?)", (key,))
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('checkpoint', ?)",
+                             (str(sequence),))
+
+    def restore(self, key: str) -> tuple[int, dict[str, str]] | None:
+        meta = dict(self._db.execute("SELECT name, value FROM meta").fetchall())
+        if meta.get("checkpoint key") != key or "checkpoint" not in meta:
+            return None
+        cells = dict(self._db.execute("SELECT name, contents FROM cells").fetchall())
+        return int(meta["checkpoint"]), cells
 
     def close(self) -> None:
         self._db.close()

@@ -22,11 +22,11 @@ from types import TracebackType
 from typing import IO, Any
 
 from arest import __version__
-from arest.algebra import State
+from arest.algebra import EMPTY_STATE, State, store_all
 from arest.api import apply, load_sources, read_files
 from arest.runtime.codec import FORMAT as CODEC
-from arest.runtime.codec import decode, encode
-from arest.runtime.storage import Storage, open_storage
+from arest.runtime.codec import decode, decode_cell, encode, encode_cell
+from arest.runtime.storage import Storage, StorageError, open_storage
 
 
 class TenantLocked(RuntimeError):
@@ -38,15 +38,23 @@ class ReplayError(RuntimeError):
     and the stored population would violate them); lists what it reported."""
 
 
-def _base(storage: Storage, sources: tuple[tuple[str, str], ...]) -> State:
-    """D for the readings: kept in the database, or compiled and kept.  The key covers the
-    readings' paths and texts, the bundled metamodel and this arest's version, so changed
-    readings are compiled afresh (and the journal is replayed on them)."""
+CHECKPOINT_EVERY = 500
+"""Accepted commands between checkpoints of the cells they changed."""
+
+
+def readings_key(sources: tuple[tuple[str, str], ...]) -> str:
+    """What a kept state depends on: the readings' paths and texts, the bundled metamodel and
+    this arest's version (so that a changed compiler compiles afresh)."""
     metamodel = importlib.resources.files("arest").joinpath("readings")
     bundled = sorted((entry.name, entry.read_text("utf-8")) for entry in metamodel.iterdir()
                      if entry.name.endswith(".md"))
     digest = hashlib.sha256(json.dumps([__version__, CODEC, bundled, sources]).encode())
-    key = digest.hexdigest()
+    return digest.hexdigest()
+
+
+def _base(storage: Storage, key: str, sources: tuple[tuple[str, str], ...]) -> State:
+    """D for the readings: kept in the database, or compiled and kept; changed readings are
+    compiled afresh (and the journal is replayed on them)."""
     kept = storage.base(key)
     if kept is not None:
         try:
@@ -90,6 +98,9 @@ class Tenant:
         self._lock = lock
         self._clock = clock
         self._writing = threading.Lock()
+        self._key = ""
+        self._sequence = 0
+        self._checkpointed = state
 
     @classmethod
     def open(cls, *readings: str | Path, db: str | Path = ":memory:",
@@ -98,8 +109,22 @@ class Tenant:
         lock = None if str(db) == ":memory:" else _lock(Path(db))
         try:
             storage = open_storage(db)
-            state = _base(storage, read_files(*readings))
-            for entry in storage.entries():
+            sources = read_files(*readings)
+            key = readings_key(sources)
+            restored = storage.restore(key)
+            if restored is not None:
+                sequence, cells = restored
+                try:
+                    state = store_all(EMPTY_STATE, ((name, decode_cell(text))
+                                                    for name, text in cells.items()))
+                except (ValueError, KeyError, TypeError) as error:
+                    raise StorageError(f"{db}: a checkpointed cell cannot be read ({error})"
+                                       ) from None
+                checkpointed = state
+            else:
+                sequence, state = 0, _base(storage, key, sources)
+                checkpointed = EMPTY_STATE  # the first checkpoint keeps every cell
+            for entry in storage.entries(after=sequence):
                 out, after = apply(state, entry.key, entry.input, entry.context)
                 if "error" in out or out.get("rejected"):
                     raise ReplayError(
@@ -107,11 +132,14 @@ class Tenant:
                         f" on these readings: {out.get('error') or out.get('violations')}"
                     )
                 state = after
+                sequence = entry.sequence
         except BaseException:
             if lock is not None:
                 lock.close()
             raise
-        return cls(state, storage, lock, clock)
+        tenant = cls(state, storage, lock, clock)
+        tenant._key, tenant._sequence, tenant._checkpointed = key, sequence, checkpointed
+        return tenant
 
     @property
     def state(self) -> State:
@@ -129,11 +157,32 @@ class Tenant:
             context = {"now": self._clock(), "source": source}
             out, after = apply(self._state, key, request, context)
             if after is not self._state:
-                self._storage.append(key, request, context)
+                self._sequence = self._storage.append(key, request, context)
                 self._state = after
+                if self._sequence % CHECKPOINT_EVERY == 0:
+                    self._checkpoint()
             return out
 
+    def _checkpoint(self) -> None:
+        """Keep the cells changed since the last checkpoint (by identity: an unchanged cell
+        is the same object), so that a restart replays only the journal after it."""
+        before, now = self._checkpointed, self._state
+        changed: dict[str, str | None] = {
+            name: encode_cell(contents) for name, contents in now.items()
+            if before.get(name) is not contents
+        }
+        changed.update({name: None for name in before if name not in now})
+        self._storage.checkpoint(self._sequence, self._key, changed)
+        self._checkpointed = now
+
+    def checkpoint(self) -> None:
+        """Keep the changed cells now (also done every CHECKPOINT_EVERY commands and on close)."""
+        with self._writing:
+            self._checkpoint()
+
     def close(self) -> None:
+        if self._key and self._state is not self._checkpointed:
+            self.checkpoint()
         self._storage.close()
         if self._lock is not None:
             self._lock.close()

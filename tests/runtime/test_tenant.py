@@ -125,3 +125,33 @@ def test_a_reopen_does_not_read_unchanged_readings_again(
         assert any(f["id"] == "Customer_has_Phone"
                    for f in arest.apply(recompiled.state, "schema")[0]["fact_types"])
         assert arest.apply(recompiled.state, "read:Customer", "ann@x")[0]["Name"] == "Ann"
+
+
+def test_restart_from_a_checkpoint_replays_only_what_follows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import arest.runtime.tenant as tenant_module
+
+    monkeypatch.setattr(tenant_module, "CHECKPOINT_EVERY", 5)
+    db = tmp_path / "shop.db"
+    with arest.Tenant.open(ORDERS, db=db) as tenant:
+        for n in range(12):
+            tenant.call("create:Customer", {"id": f"c{n}@x", "Name": f"C{n}"})
+        tenant.call("snapshot", {"label": "twelve"})
+        expected = arest.apply(tenant.state, "list:Customer")[0]
+    replayed: list[int] = []
+    original = tenant_module.apply
+
+    def counting(*arguments: object) -> object:
+        replayed.append(1)
+        return original(*arguments)  # type: ignore[arg-type]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(tenant_module, "apply", counting)
+        with arest.Tenant.open(ORDERS, db=db) as again:
+            assert replayed == []  # closing kept a checkpoint of everything
+            assert arest.apply(again.state, "list:Customer")[0] == expected
+            assert arest.apply(again.state, "snapshots")[0]["snapshots"][0]["id"] == "twelve"
+            again.call("create:Customer", {"id": "late@x", "Name": "L"})
+    with arest.Tenant.open(ORDERS, db=db) as third:
+        assert arest.apply(third.state, "read:Customer", "late@x")[0]["Name"] == "L"
