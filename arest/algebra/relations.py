@@ -80,11 +80,13 @@ class Relation:
             raise ValueError(f"facts of another arity in a relation of {self.arity}")
         indexes: list[_Index] = []
         for role, index in enumerate(self._indexes):
-            grouped: dict[str, list[Fact]] = {}
+            grouped: dict[str, dict[Fact, bool]] = {}
             for fact in new:
-                grouped.setdefault(fact[role], []).append(fact)
+                grouped.setdefault(fact[role], {})[fact] = True
             indexes.append(with_items(index, (
-                (value, with_items(index.get(value, EMPTY), ((fact, True) for fact in group)))
+                # A value new to the index gets its facts' map built in one go.
+                (value, with_items(index[value], group.items()) if value in index
+                 else PersistentMap(group))
                 for value, group in grouped.items()
             )))
         return Relation(self.arity, tuple(indexes), self._size + len(new))

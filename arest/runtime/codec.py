@@ -40,7 +40,7 @@ def _back(x: Any) -> Object:
 
 def _cell(contents: Cell) -> dict[str, Any]:
     if isinstance(contents, Relation):
-        return {"r": contents.arity, "f": sorted(list(fact) for fact in contents)}
+        return {"r": contents.arity, "f": [list(fact) for fact in contents]}
     if isinstance(contents, Archive):
         return {"s": [[label, contents.taken_at(label), _state(contents.state(label))]
                       for label in contents.labels()]}

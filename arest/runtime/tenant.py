@@ -23,6 +23,7 @@ from typing import IO, Any
 
 from arest import __version__
 from arest.algebra import EMPTY_STATE, State, store_all
+from arest.algebra.relations import Relation
 from arest.api import apply, load_sources, read_files
 from arest.runtime.codec import FORMAT as CODEC
 from arest.runtime.codec import decode, decode_cell, encode, encode_cell
@@ -39,7 +40,12 @@ class ReplayError(RuntimeError):
 
 
 CHECKPOINT_EVERY = 500
-"""Accepted commands between checkpoints of the cells they changed."""
+"""The fewest accepted commands between checkpoints of the cells they changed."""
+
+CHECKPOINT_SHARE = 10
+"""A checkpoint writes whole changed cells, so it waits for at least one command per
+``CHECKPOINT_SHARE`` facts in the state: its cost per command stays constant as the state
+grows, and a restart replays at most that many commands."""
 
 
 def readings_key(sources: tuple[tuple[str, str], ...]) -> str:
@@ -101,6 +107,8 @@ class Tenant:
         self._key = ""
         self._sequence = 0
         self._checkpointed = state
+        self._since = 0
+        self._facts = sum(len(cell) for cell in state.values() if isinstance(cell, Relation))
 
     @classmethod
     def open(cls, *readings: str | Path, db: str | Path = ":memory:",
@@ -139,6 +147,7 @@ class Tenant:
             raise
         tenant = cls(state, storage, lock, clock)
         tenant._key, tenant._sequence, tenant._checkpointed = key, sequence, checkpointed
+        tenant._since = sequence - restored[0] if restored is not None else sequence
         return tenant
 
     @property
@@ -159,7 +168,8 @@ class Tenant:
             if after is not self._state:
                 self._sequence = self._storage.append(key, request, context)
                 self._state = after
-                if self._sequence % CHECKPOINT_EVERY == 0:
+                self._since += 1
+                if self._since >= max(CHECKPOINT_EVERY, self._facts // CHECKPOINT_SHARE):
                     self._checkpoint()
             return out
 
@@ -174,6 +184,8 @@ class Tenant:
         changed.update({name: None for name in before if name not in now})
         self._storage.checkpoint(self._sequence, self._key, changed)
         self._checkpointed = now
+        self._since = 0
+        self._facts = sum(len(cell) for cell in now.values() if isinstance(cell, Relation))
 
     def checkpoint(self) -> None:
         """Keep the changed cells now (also done every CHECKPOINT_EVERY commands and on close)."""
@@ -181,7 +193,8 @@ class Tenant:
             self._checkpoint()
 
     def close(self) -> None:
-        if self._key and self._state is not self._checkpointed:
+        # Closing checkpoints only what a restart would otherwise replay at length.
+        if self._key and self._since >= CHECKPOINT_EVERY:
             self.checkpoint()
         self._storage.close()
         if self._lock is not None:

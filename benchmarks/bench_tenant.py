@@ -1,0 +1,568 @@
+"""Tenant benchmark: durable creates per second, and restart time with a long journal.
+
+Durable creates: ``tenant.call("create:Customer", {"id": f"c{n}@x", "Name": f"C{n}"})`` on
+``examples/orders``, timed one at a time, every output checked to be accepted:
+
+* ``raw SQLite``: the baseline of every ratio. Standard-library ``sqlite3`` on a file in WAL
+  mode with ``synchronous=FULL`` (the tenant's journal settings), one ``INSERT`` into
+  ``customer(email PRIMARY KEY, name NOT NULL)`` and a ``COMMIT`` per row: the same rows with
+  the same durability, and nothing else.
+* ``SQLite tenant``: ``arest.Tenant.open("examples/orders", db=<file>)``; each accepted
+  command is in the journal, on disk, before ``call`` returns, and every 500 commands the
+  changed cells are checkpointed.
+* ``memory tenant``: ``db=":memory:"``; the same commands with nothing written to disk.
+
+Restart: a database whose journal holds N accepted ``create:Customer`` commands, built
+through ``tenant.call`` (that time is reported too), then ``Tenant.open`` on a copy of it:
+
+* ``checkpoint``: as the tenant left it on close: the checkpointed cells are read and no
+  command is replayed;
+* ``no checkpoint``: the ``cells`` rows and the ``checkpoint`` / ``checkpoint key`` rows of
+  ``meta`` deleted with raw ``sqlite3`` (then ``VACUUM``), so the whole journal is replayed on
+  the kept base state;
+* ``raw sqlite3: read the journal``: the floor of a replay, every journal row selected and
+  its JSON decoded, with no command applied.
+
+Each restart also makes the first durable write and checks that D holds N + 1 customers.
+Start-up: ``import arest`` + ``Tenant.open`` + the first durable write on a fresh database
+and on a reopen (the compiled base state kept in the database), against a raw ``sqlite3``
+connect + schema + first insert.
+
+Every candidate, trial and size runs in its own fresh process (``harness.run_isolated``,
+``PYTHONHASHSEED=0``); the commands are fixed, so there is nothing else to seed.  The
+databases go to a temporary folder (``--dir`` to choose its file system: fsync costs depend
+on it).  The garbage collector keeps CPython's defaults throughout.
+
+Run ``python benchmarks/bench_tenant.py`` (N up to 1e5, about 3.5 minutes on 2 cores),
+``--quick`` for a smoke run (N up to 5,000, about 10 s), ``--profile 100000`` for a cProfile
+of the build and of both restarts at one N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from harness import (
+    Column,
+    format_table,
+    interpreter_facts,
+    publish,
+    run_isolated,
+    summarize,
+    time_calls,
+)
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "orders"
+CREATE_CANDIDATES = ("raw SQLite", "SQLite tenant", "memory tenant")
+CREATE_BASELINE = "raw SQLite"
+RESTARTS = ("raw sqlite3: read the journal", "checkpoint", "no checkpoint")
+RESTART_BASELINE = "checkpoint"
+STARTS = ("raw sqlite3", "fresh database", "reopen (kept base state)")
+START_BASELINE = "fresh database"
+CHUNKS = 10
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How much work each process does."""
+
+    creates: int = 2_000
+    warmup: int = 100
+    sizes: tuple[int, ...] = (10_000, 100_000)
+    restart_trials: int = 3
+    start_trials: int = 5
+
+    def quick(self) -> Plan:
+        """Fewer creates, N up to 5,000, one restart trial: a smoke run."""
+        return replace(self, creates=300, warmup=20, sizes=(1_000, 5_000), restart_trials=1,
+                       start_trials=2)
+
+
+class Rejected(RuntimeError):
+    """Raised when a create the benchmark meant to be valid is not accepted."""
+
+
+def customer(number: int) -> dict[str, str]:
+    """The input of the ``number``-th ``create:Customer``.
+
+    >>> customer(7)
+    {'id': 'c7@x', 'Name': 'C7'}
+    """
+    return {"id": f"c{number}@x", "Name": f"C{number}"}
+
+
+def _accepted(out: dict[str, Any], number: int) -> None:
+    if out.get("rejected") is not False or "error" in out:
+        raise Rejected(f"create:Customer {customer(number)}: {out}")
+
+
+def _log(message: str) -> None:
+    print(f"  [{message}]", file=sys.stderr, flush=True)
+
+
+# durable creates -----------------------------------------------------------------------
+
+RAW_SCHEMA = "CREATE TABLE customer (email TEXT PRIMARY KEY, name TEXT NOT NULL)"
+
+
+def _raw_connection(path: Path) -> sqlite3.Connection:
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=FULL")
+    connection.execute(RAW_SCHEMA)
+    return connection
+
+
+def measure_creates(name: str, creates: int, warmup: int, folder: str) -> dict[str, Any]:
+    """Warm up, then time ``creates`` durable creates of one candidate, one at a time."""
+    path = Path(tempfile.mkdtemp(dir=folder)) / "creates.db"
+    counter = iter(range(warmup + creates))
+    if name == "raw SQLite":
+        connection = _raw_connection(path)
+        execute = connection.execute
+
+        def step() -> None:
+            row = customer(next(counter))
+            execute("BEGIN")
+            execute("INSERT INTO customer VALUES (?, ?)", (row["id"], row["Name"]))
+            execute("COMMIT")
+
+        close = connection.close
+    else:
+        import arest
+
+        tenant = arest.Tenant.open(EXAMPLE, db=path if name == "SQLite tenant" else ":memory:")
+
+        def step() -> None:
+            number = next(counter)
+            _accepted(tenant.call("create:Customer", customer(number)), number)
+
+        close = tenant.close
+    _log(f"{name}: {warmup:,} + {creates:,} creates")
+    time_calls(step, warmup)
+    samples = time_calls(step, creates)
+    close()
+    return {"candidate": name, "total_s": sum(samples) / 1e9, **summarize(samples).as_dict()}
+
+
+# restart -------------------------------------------------------------------------------
+
+
+def database(folder: str, size: int, checkpoint: bool) -> Path:
+    """Where the database of ``size`` journaled commands is kept."""
+    return Path(folder) / f"journal-{size}{'' if checkpoint else '-replay'}.db"
+
+
+def _drop_checkpoint(path: Path) -> None:
+    """Delete the checkpointed cells and the checkpoint's marks, so a restart replays all."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("DELETE FROM cells")
+    connection.execute("DELETE FROM meta WHERE name IN ('checkpoint', 'checkpoint key')")
+    connection.execute("VACUUM")
+    connection.close()
+
+
+def build(size: int, folder: str) -> dict[str, Any]:
+    """Journal ``size`` creates through one tenant, timing each tenth; keep a copy of the
+    database without its checkpoint."""
+    import arest
+
+    path = database(folder, size, checkpoint=True)
+    _log(f"build: {size:,} creates through tenant.call")
+    start = time.perf_counter_ns()
+    tenant = arest.Tenant.open(EXAMPLE, db=path)
+    opened = time.perf_counter_ns()
+    chunks: list[float] = []
+    chunk = max(1, size // CHUNKS)
+    mark = opened
+    for number in range(size):
+        _accepted(tenant.call("create:Customer", customer(number)), number)
+        if (number + 1) % chunk == 0:
+            now = time.perf_counter_ns()
+            chunks.append((now - mark) / 1e9)
+            mark = now
+    tenant.close()
+    built = time.perf_counter_ns()
+    if Path(f"{path}-wal").exists():
+        raise RuntimeError(f"{path}: the WAL outlived close; the copies would miss it")
+    replay = database(folder, size, checkpoint=False)
+    shutil.copyfile(path, replay)
+    _drop_checkpoint(replay)
+    return {
+        "size": size,
+        "open_s": (opened - start) / 1e9,
+        "build_s": (built - opened) / 1e9,
+        "chunk": chunk,
+        "chunks_s": chunks,
+        "bytes": path.stat().st_size,
+        "bytes_no_checkpoint": replay.stat().st_size,
+    }
+
+
+def _scratch_copy(source: Path) -> Path:
+    target = Path(tempfile.mkdtemp(dir=source.parent)) / source.name
+    shutil.copyfile(source, target)
+    return target
+
+
+def _read_journal(path: Path) -> int:
+    connection = sqlite3.connect(path)
+    rows = connection.execute(
+        "SELECT sequence, key, input, context FROM journal ORDER BY sequence"
+    ).fetchall()
+    entries = [(sequence, key, json.loads(text), json.loads(context))
+               for sequence, key, text, context in rows]
+    connection.close()
+    return len(entries)
+
+
+def measure_restart(kind: str, size: int, folder: str) -> dict[str, Any]:
+    """One restart of a copy of the ``size``-command database: import, open, first write."""
+    path = _scratch_copy(database(folder, size, checkpoint=kind != "no checkpoint"))
+    _log(f"restart, {kind}, N = {size:,}")
+    if kind == "raw sqlite3: read the journal":
+        start = time.perf_counter_ns()
+        found = _read_journal(path)
+        opened = time.perf_counter_ns()
+        if found != size:
+            raise RuntimeError(f"{path}: {found} journal rows, expected {size}")
+        return {"kind": kind, "size": size, "open_s": (opened - start) / 1e9}
+    start = time.perf_counter_ns()
+    import arest
+
+    imported = time.perf_counter_ns()
+    tenant = arest.Tenant.open(EXAMPLE, db=path)
+    opened = time.perf_counter_ns()
+    _accepted(tenant.call("create:Customer", customer(size)), size)
+    written = time.perf_counter_ns()
+    held = len(tenant.state["Customer_has_Name"])
+    if held != size + 1:
+        raise RuntimeError(f"{path}: {held} customers after the restart, expected {size + 1}")
+    tenant.close()
+    closed = time.perf_counter_ns()
+    return {
+        "kind": kind,
+        "size": size,
+        "import_s": (imported - start) / 1e9,
+        "open_s": (opened - imported) / 1e9,
+        "write_s": (written - opened) / 1e9,
+        "close_s": (closed - written) / 1e9,
+    }
+
+
+# start-up ------------------------------------------------------------------------------
+
+
+def measure_start(kind: str, folder: str) -> dict[str, Any]:
+    """``import arest`` + open + first durable write, on a fresh database or a reopen."""
+    path = Path(folder) / ("raw.db" if kind == "raw sqlite3" else "start.db")
+    if kind != "reopen (kept base state)":
+        path = Path(tempfile.mkdtemp(dir=folder)) / path.name
+    elif not path.exists():
+        raise RuntimeError(f"{path}: measure a fresh database first")
+    if kind == "raw sqlite3":
+        start = time.perf_counter_ns()
+        connection = _raw_connection(path)
+        opened = time.perf_counter_ns()
+        connection.execute("BEGIN")
+        connection.execute("INSERT INTO customer VALUES (?, ?)", ("c0@x", "C0"))
+        connection.execute("COMMIT")
+        written = time.perf_counter_ns()
+        connection.close()
+        return {"kind": kind, "import_s": 0.0, "open_s": (opened - start) / 1e9,
+                "write_s": (written - opened) / 1e9}
+    start = time.perf_counter_ns()
+    import arest
+
+    imported = time.perf_counter_ns()
+    tenant = arest.Tenant.open(EXAMPLE, db=path)
+    opened = time.perf_counter_ns()
+    number = len(tenant.state.get("Customer_has_Name") or ())
+    _accepted(tenant.call("create:Customer", customer(number)), number)
+    written = time.perf_counter_ns()
+    tenant.close()
+    if kind == "fresh database":
+        shutil.copyfile(path, Path(folder) / "start.db")
+    return {"kind": kind, "import_s": (imported - start) / 1e9,
+            "open_s": (opened - imported) / 1e9, "write_s": (written - opened) / 1e9}
+
+
+# profile -------------------------------------------------------------------------------
+
+
+def _print_stats(profiler: cProfile.Profile, title: str, out: io.StringIO) -> None:
+    stats = pstats.Stats(profiler, stream=out).strip_dirs()
+    for order in ("cumulative", "tottime"):
+        print(f"\n### {title}, by {order}", file=out)
+        stats.sort_stats(order).print_stats(20)
+
+
+def profile(size: int, folder: str) -> str:
+    """cProfile of building ``size`` journaled commands and of both restarts: the top
+    functions by cumulative and by own time."""
+    import arest
+
+    path = Path(folder) / "profile.db"
+    out = io.StringIO()
+    _log(f"profile: build, N = {size:,}")
+    profiler = cProfile.Profile()
+    profiler.enable()
+    with arest.Tenant.open(EXAMPLE, db=path) as tenant:
+        for number in range(size):
+            _accepted(tenant.call("create:Customer", customer(number)), number)
+    profiler.disable()
+    _print_stats(profiler, f"build, N = {size:,}", out)
+    replay = path.with_name("replay.db")
+    shutil.copyfile(path, replay)
+    _drop_checkpoint(replay)
+    for title, source in (("restart, checkpoint", path), ("restart, no checkpoint", replay)):
+        _log(f"profile: {title}, N = {size:,}")
+        copy = _scratch_copy(source)
+        profiler = cProfile.Profile()
+        profiler.enable()
+        tenant = arest.Tenant.open(EXAMPLE, db=copy)
+        profiler.disable()
+        tenant.close()
+        _print_stats(profiler, f"{title}, N = {size:,}", out)
+    return out.getvalue()
+
+
+# reporting -----------------------------------------------------------------------------
+
+
+def file_system(folder: str) -> str:
+    """The mount point and type of the file system holding ``folder`` (Linux), else ``?``."""
+    best = ("", "?")
+    try:
+        mounts = Path("/proc/mounts").read_text().splitlines()
+    except OSError:
+        return "?"
+    real = os.path.realpath(folder)
+    for line in mounts:
+        fields = line.split()
+        if len(fields) < 3 or len(fields[1]) < len(best[0]):
+            continue
+        if real == fields[1] or real.startswith(fields[1].rstrip("/") + "/"):
+            best = (fields[1], fields[2])
+    return f"{best[1]} (mounted at {best[0]})"
+
+
+def machine_facts(plan: Plan, folder: str) -> dict[str, str]:
+    """Interpreter, cores, SQLite version, where the databases went, and the run's counts."""
+    return {
+        **interpreter_facts(),
+        "sqlite": f"{sqlite3.sqlite_version}, WAL, synchronous=FULL",
+        "databases": f"{folder} on {file_system(folder)}",
+        "creates": f"{plan.creates:,} timed after {plan.warmup:,} per candidate",
+        "restart": f"N = {', '.join(f'{n:,}' for n in plan.sizes)}; median of "
+        f"{plan.restart_trials} trials, start-up: median of {plan.start_trials}",
+    }
+
+
+def _median(results: Sequence[dict[str, Any]], key: str) -> float:
+    return statistics.median(r[key] for r in results)
+
+
+def _size_header(size: int) -> str:
+    return f"N = {size:,}"
+
+
+def report(results: dict[str, Any], plan: Plan) -> str:
+    """The Markdown tables: durable creates, the build, restarts and start-up."""
+    out: list[str] = []
+    us = "{:,.1f}"
+
+    rows: dict[str, dict[str, float | str | None]] = {}
+    for r in results["creates"]:
+        rows[r["candidate"]] = {
+            "rate": r["count"] / r["total_s"],
+            "median": r["median_ns"] / 1e3,
+            "p99": r["p99_ns"] / 1e3,
+            "max": r["max_ns"] / 1e3,
+        }
+    count = results["creates"][0]["count"]
+    out.append(f"**Durable creates**, {count:,} `create:Customer` each, one at a time\n")
+    columns = [
+        Column("rate", "creates/s", "{:,.0f}"),
+        Column("median", "median µs", us),
+        Column("p99", "p99 µs", us),
+        Column("max", "max µs", us),
+    ]
+    out.append(format_table(rows, columns, CREATE_BASELINE) + "\n")
+
+    rows = {}
+    for r in results["builds"]:
+        chunks = r["chunks_s"]
+        rows[_size_header(r["size"])] = {
+            "build": r["build_s"],
+            "rate": r["size"] / r["build_s"],
+            "first": chunks[0] / r["chunk"] * 1e6,
+            "last": chunks[-1] / r["chunk"] * 1e6,
+            "mib": r["bytes"] / 2**20,
+            "mib_replay": r["bytes_no_checkpoint"] / 2**20,
+            "per_command": r["bytes_no_checkpoint"] / r["size"],
+        }
+    first = _size_header(results["builds"][0]["size"])
+    out.append(
+        "**Building the journal** through `tenant.call` (one tenant, checkpoints every 500 "
+        "commands); µs per create in the first and the last tenth of the build\n"
+    )
+    columns = [
+        Column("build", "build s", "{:,.1f}"),
+        Column("rate", "creates/s", "{:,.0f}", ratio=False),
+        Column("first", "first tenth µs", us, ratio=False),
+        Column("last", "last tenth µs", us),
+        Column("mib", "file MiB", "{:,.2f}", ratio=False),
+        Column("mib_replay", "MiB without checkpoint", "{:,.2f}", ratio=False),
+        Column("per_command", "bytes per command", "{:,.0f}", ratio=False),
+    ]
+    out.append(format_table(rows, columns, first, label="journal") + "\n")
+
+    sizes = sorted({r["size"] for r in results["restarts"]})
+    by: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for r in results["restarts"]:
+        by.setdefault((r["kind"], r["size"]), []).append(r)
+    rows = {}
+    for kind in RESTARTS:
+        row: dict[str, float | str | None] = {}
+        for size in sizes:
+            trials = by.get((kind, size))
+            if trials:
+                row[str(size)] = _median(trials, "open_s")
+                row[f"{size}_per"] = _median(trials, "open_s") / size * 1e6
+        rows[kind] = row
+    trials = len(by[(RESTART_BASELINE, sizes[0])])
+    out.append(f"**Restart**: `Tenant.open` in seconds (median of {trials}), and µs per "
+               "journaled command\n")
+    columns = []
+    for size in sizes:
+        columns.append(Column(str(size), f"open s, {_size_header(size)}", "{:,.3f}"))
+        columns.append(Column(f"{size}_per", "µs per command", us, ratio=False))
+    out.append(format_table(rows, columns, RESTART_BASELINE) + "\n")
+
+    largest = sizes[-1]
+    rows = {}
+    for kind in RESTARTS[1:]:
+        found = by[(kind, largest)]
+        rows[kind] = {
+            "import": _median(found, "import_s") * 1e3,
+            "open": _median(found, "open_s"),
+            "write": _median(found, "write_s") * 1e3,
+            "close": _median(found, "close_s"),
+        }
+    out.append(f"**Restart at N = {largest:,}**: import, open, first durable write, close "
+               "(a replayed tenant keeps a full checkpoint on close)\n")
+    columns = [
+        Column("import", "import arest ms", us, ratio=False),
+        Column("open", "open s", "{:,.3f}"),
+        Column("write", "first write ms", "{:,.2f}"),
+        Column("close", "close s", "{:,.3f}"),
+    ]
+    out.append(format_table(rows, columns, RESTART_BASELINE) + "\n")
+
+    rows = {}
+    for kind in STARTS:
+        found = [r for r in results["starts"] if r["kind"] == kind]
+        rows[kind] = {
+            "import": _median(found, "import_s") * 1e3,
+            "open": _median(found, "open_s") * 1e3,
+            "write": _median(found, "write_s") * 1e3,
+            "total": statistics.median(
+                r["import_s"] + r["open_s"] + r["write_s"] for r in found
+            ) * 1e3,
+        }
+    trials = sum(r["kind"] == START_BASELINE for r in results["starts"])
+    out.append(f"**Start-up**: import + open + first durable write, ms (median of {trials}, "
+               "each in a fresh process)\n")
+    columns = [
+        Column("import", "import ms", us, ratio=False),
+        Column("open", "open ms", us),
+        Column("write", "first write ms", "{:,.2f}"),
+        Column("total", "total ms", us),
+    ]
+    out.append(format_table(rows, columns, START_BASELINE))
+    return "\n".join(out)
+
+
+def run(plan: Plan, folder: str) -> dict[str, Any]:
+    """Every measurement, each in its own fresh process."""
+    script = Path(__file__)
+    creates = [
+        run_isolated(script, "measure_creates", {"name": name, "creates": plan.creates,
+                                                  "warmup": plan.warmup, "folder": folder})
+        for name in CREATE_CANDIDATES
+    ]
+    builds = [run_isolated(script, "build", {"size": size, "folder": folder})
+              for size in plan.sizes]
+    restarts = [
+        run_isolated(script, "measure_restart", {"kind": kind, "size": size, "folder": folder})
+        for size in plan.sizes
+        for _ in range(plan.restart_trials)
+        for kind in RESTARTS
+    ]
+    starts = [
+        run_isolated(script, "measure_start", {"kind": kind, "folder": folder})
+        for _ in range(plan.start_trials)
+        for kind in STARTS
+    ]
+    return {"creates": creates, "builds": builds, "restarts": restarts, "starts": starts}
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parse options, measure in fresh processes, print the tables."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="N up to 5,000: a smoke run")
+    parser.add_argument("--sizes", default=None, help="comma-separated journal lengths N")
+    parser.add_argument("--creates", type=int, default=None, help="timed creates per candidate")
+    parser.add_argument("--dir", default=None, help="folder for the databases (default: temp)")
+    parser.add_argument("--json", type=Path, default=None, help="also write raw results here")
+    parser.add_argument(
+        "--from-json", type=Path, default=None, help="print the tables of a saved run"
+    )
+    parser.add_argument(
+        "--profile", type=int, default=None, metavar="N",
+        help="print a cProfile of building N journaled commands and of both restarts",
+    )
+    options = parser.parse_args(argv)
+    if options.from_json is not None:
+        saved = json.loads(options.from_json.read_text())
+        plan = Plan(**{**saved["plan"], "sizes": tuple(saved["plan"]["sizes"])})
+        print("\n".join(f"- {key}: {value}" for key, value in saved["machine"].items()))
+        print()
+        print(report(saved["results"][0], plan))
+        return
+    plan = Plan().quick() if options.quick else Plan()
+    if options.sizes is not None:
+        plan = replace(plan, sizes=tuple(int(s) for s in options.sizes.split(",")))
+    if options.creates is not None:
+        plan = replace(plan, creates=options.creates)
+    with tempfile.TemporaryDirectory(prefix="bench-tenant-", dir=options.dir) as folder:
+        if options.profile is not None:
+            print(run_isolated(Path(__file__), "profile",
+                               {"size": options.profile, "folder": folder}))
+            return
+        facts = machine_facts(plan, folder)
+        print("\n".join(f"- {key}: {value}" for key, value in facts.items()), file=sys.stderr)
+        started = time.perf_counter()
+        results = run(plan, folder)
+        facts["wall time"] = f"{time.perf_counter() - started:,.0f} s"
+    publish(facts, asdict(plan), [results], report(results, plan), options.json)
+
+
+if __name__ == "__main__":
+    main()
