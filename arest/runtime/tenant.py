@@ -159,9 +159,11 @@ class Tenant:
         """Apply one command; an accepted change is durable before this returns."""
         try:
             json.dumps(request)
-        except (TypeError, ValueError):
-            return {"error": {"code": "invalid_input", "message": "the input is not JSON",
-                              "path": "$", "expected": "JSON values"}}
+        except (TypeError, ValueError, RecursionError) as error:
+            message = ("the input nests too deeply" if isinstance(error, RecursionError)
+                       else "the input is not JSON")
+            return {"error": {"code": "invalid_input", "message": message, "path": "$",
+                              "expected": "JSON values"}}
         with self._writing:
             context = {"now": self._clock(), "source": source}
             out, after = apply(self._state, key, request, context)

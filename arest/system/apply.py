@@ -15,6 +15,7 @@ from arest.system.context import Context, read_context
 from arest.system.describe import describe
 from arest.system.entities import list_entities
 from arest.system.errors import Refusal, closest
+from arest.system.inputs import checked_text
 from arest.system.self_modification import compile_readings
 
 Output = dict[str, Any]
@@ -68,6 +69,7 @@ def apply(
         if not isinstance(key, str):
             raise Refusal("unknown_key", "a key is a string such as 'list:Noun'",
                           key=repr(key), candidates=_usage())
+        checked_text(key, "$key")
         verb, colon, target = key.partition(":")
         entry = _VERBS.get(verb)
         if entry is None or entry[0] != bool(colon) or (colon and not target):

@@ -17,13 +17,28 @@ from arest.algebra.relations import Fact, Relation
 from arest.compiler.population import role_nouns
 from arest.system.errors import Refusal, closest, invalid_input
 
+MAX_ATOM = 1_000_000
+"""The longest atom a command may give, in characters."""
+
+
+def checked_text(value: str, path: str) -> str:
+    """A string the store can keep: valid Unicode (no lone surrogates) and not huge."""
+    if len(value) > MAX_ATOM:
+        raise invalid_input(path, f"a string of at most {MAX_ATOM:,} characters")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise invalid_input(path, "valid Unicode text (no lone surrogates)") from None
+    return value
+
 
 def atom(value: Any, path: str) -> str:
     """A JSON value as an atom: strings as they are, numbers as numerals."""
     if isinstance(value, bool) or value is None:
         raise invalid_input(path, "a string or a number")
     if isinstance(value, str):
-        return value
+        return checked_text(value, path)
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):

@@ -155,3 +155,28 @@ def test_restart_from_a_checkpoint_replays_only_what_follows(
             again.call("create:Customer", {"id": "late@x", "Name": "L"})
     with arest.Tenant.open(ORDERS, db=db) as third:
         assert arest.apply(third.state, "read:Customer", "late@x")[0]["Name"] == "L"
+
+
+def test_bad_input_is_an_error_and_the_store_stays_intact(tmp_path: Path) -> None:
+    deep: list[object] = []
+    inner = deep
+    for _ in range(100_000):
+        inner.append([])
+        inner = inner[0]  # type: ignore[assignment]
+    db = tmp_path / "shop.db"
+    with arest.Tenant.open(ORDERS, db=db) as tenant:
+        tenant.call("create:Customer", {"id": "ann@x", "Name": "Ann"})
+        before = tenant.state
+        for key, request in [
+            ("create:Customer", deep),
+            ("create:Customer", {"id": "x" * 2_000_000, "Name": "X"}),
+            ("create:Customer", {"id": "bo@x", "Name": "B\udcff"}),
+            ("create:Customer", {"id": ["bo@x"], "Name": "B"}),
+            ("create:Cust\udcffomer", {}),
+            ("create:Customer", {"id": 1e309, "Name": "B"}),
+        ]:
+            out = tenant.call(key, request)
+            assert out["error"]["code"] == "invalid_input", out
+            assert tenant.state is before
+    with arest.Tenant.open(ORDERS, db=db) as again:
+        assert arest.apply(again.state, "list:Customer")[0]["total"] == 1
