@@ -16,7 +16,7 @@ is ⊥: build sequences with :func:`sequence`, which enforces that, rather than 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final, TypeAlias, TypeGuard
+from typing import Any, Final, TypeAlias, TypeGuard
 
 
 class Bottom:
@@ -147,3 +147,29 @@ def depth(x: Object) -> int:
             deepest = max(deepest, level)
             pending.extend((element, level) for element in item)
     return deepest
+
+
+def as_json(x: Object) -> Any:
+    """An object as JSON: atoms are strings, sequences lists, ⊥ null.
+
+    >>> as_json(("a", ("b", ()))), as_json(BOTTOM)
+    (['a', ['b', []]], None)
+    """
+    if type(x) is str:
+        return x
+    if type(x) is tuple:
+        return [as_json(item) for item in x]
+    return None
+
+
+def from_json(x: Any) -> Object:
+    """The object a JSON value from :func:`as_json` stands for (null is ⊥).
+
+    >>> from_json(["a", ["b", []]])
+    ('a', ('b', ()))
+    """
+    if isinstance(x, str):
+        return x
+    if isinstance(x, list):
+        return tuple(from_json(item) for item in x)
+    return BOTTOM

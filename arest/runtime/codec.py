@@ -16,26 +16,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from arest.algebra import BOTTOM, EMPTY_STATE, Object, State, store_all
+from arest.algebra import EMPTY_STATE, State, store_all
+from arest.algebra.objects import as_json, from_json
 from arest.algebra.relations import Archive, Cell, Relation
 
 FORMAT = "arest-cells-1"
-
-
-def _object(x: Object) -> Any:
-    if type(x) is str:
-        return x
-    if type(x) is tuple:
-        return [_object(item) for item in x]
-    return None
-
-
-def _back(x: Any) -> Object:
-    if isinstance(x, str):
-        return x
-    if isinstance(x, list):
-        return tuple(_back(item) for item in x)
-    return BOTTOM
 
 
 def _cell(contents: Cell) -> dict[str, Any]:
@@ -44,7 +29,7 @@ def _cell(contents: Cell) -> dict[str, Any]:
     if isinstance(contents, Archive):
         return {"s": [[label, contents.taken_at(label), _state(contents.state(label))]
                       for label in contents.labels()]}
-    return {"o": _object(contents)}
+    return {"o": as_json(contents)}
 
 
 def _state(state: State) -> dict[str, Any]:
@@ -64,7 +49,7 @@ def _decoded_cell(value: dict[str, Any]) -> Cell:
         for label, taken_at, state in value["s"]:
             archive = archive.with_state(label, taken_at, _decoded_state(state))
         return archive
-    return _back(value["o"])
+    return from_json(value["o"])
 
 
 def _decoded_state(cells: dict[str, Any]) -> State:

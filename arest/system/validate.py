@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from arest.algebra import BOTTOM, Object, State, evaluate
+from arest.algebra.objects import as_json
 from arest.algebra.relations import Fact, Relation
 from arest.compiler.checks import Trigger
 from arest.compiler.constraints import (
@@ -23,16 +24,6 @@ from arest.compiler.constraints import (
 )
 from arest.compiler.memo import IdentityMemo
 from arest.compiler.population import Delta, entity_ids
-
-
-def as_json(x: Object) -> Any:
-    """An FFP object as JSON: atoms are strings, sequences lists, ⊥ null."""
-    if type(x) is str:
-        return x
-    if type(x) is tuple:
-        return [as_json(item) for item in x]
-    return None
-
 
 _decoded = IdentityMemo(Compiled.from_object)
 
