@@ -24,7 +24,8 @@ STATUS_DECLARED = (
     "Status_is_initial_in_State_Machine_Definition",
     "Status_is_terminal_in_State_Machine_Definition",
 )
-MACHINE_FACT_TYPES = frozenset((TRANSITION_DEFINED, *ENDPOINTS, *STATUS_DECLARED))
+TRIGGERED = "Transition_is_triggered_by_Event_Type"
+MACHINE_FACT_TYPES = frozenset((TRANSITION_DEFINED, *ENDPOINTS, *STATUS_DECLARED, TRIGGERED))
 """The fact types whose facts the check reads."""
 
 
@@ -65,6 +66,7 @@ def indistinguishable_transitions(
     for name, machines in machines_of.items():
         if len(machines) < 2:
             continue
+        out.extend(_mixed_events(name, machines, facts, fresh))
         unowned = [
             (fact, [m for m in machines if fact.values[1] in statuses.get(m, set())])
             for fact in facts
@@ -86,6 +88,24 @@ def indistinguishable_transitions(
             here = [(source, said[0][1]) for source in defining]
         out.extend(here)
     return out
+
+
+def _mixed_events(
+    name: str, machines: list[str], facts: Sequence[InstanceFact], fresh: Collection[Source]
+) -> list[tuple[Source, str]]:
+    """A shared transition name with two Event Types: a trigger names no machine, so each
+    machine would fire the transition on every one of them."""
+    triggers = [f for f in facts if f.fact_type == TRIGGERED and f.values[0] == name]
+    events = sorted({f.values[1] for f in triggers})
+    if len(events) < 2:
+        return []
+    message = (
+        f"Transition '{name}' is defined in State Machine Definitions {_listed(machines)} and"
+        f" triggered by Event Types {_listed(events)}: a trigger names no machine, so each"
+        f" machine would fire '{name}' on all of them; give each machine's transition its own"
+        f" name (e.g. '{machines[0].lower().replace(' ', '-')}-{name}')"
+    )
+    return [(f.source, message) for f in triggers if f.source in fresh]
 
 
 def _message(name: str, machines: list[str], fact: InstanceFact, owners: list[str]) -> str:

@@ -77,3 +77,18 @@ def test_the_corpus_machines_read_without_diagnostics() -> None:
     for name in ("orders.md", "content.md", "tasks.md", "authoring.md"):
         found = read((CORPUS / name).read_text("utf-8"), name, known=metamodel())
         assert not any("Transition" in d.message for d in found.diagnostics), name
+
+
+def test_a_shared_name_with_two_event_types_is_a_diagnostic() -> None:
+    found = reading(
+        "Transition 'cancel' is triggered by Event Type 'cancel'.\n"
+        "Transition 'cancel' is triggered by Event Type 'void'.\n"
+    )
+    messages = [d.message for d in found.diagnostics]
+    assert len(messages) == 2
+    assert all("Event Types 'cancel' and 'void'" in m for m in messages)
+
+
+def test_a_shared_name_with_one_event_type_is_fine() -> None:
+    found = reading("Transition 'cancel' is triggered by Event Type 'cancel'.\n")
+    assert found.diagnostics == ()
