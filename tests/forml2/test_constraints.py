@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from arest.forml2 import Constraint, Reading, Span, metamodel, read
+from arest.forml2 import Reading, Span, read
+from tests.forml2.reading import clean, constraints
 
 SCHEMA = """
 Member(.Member Id) is an entity type.
@@ -27,15 +28,7 @@ Person is married to Person.
 
 @pytest.fixture(scope="module")
 def known() -> Reading:
-    reading = read(SCHEMA, known=metamodel())
-    assert reading.diagnostics == ()
-    return reading
-
-
-def constraints(text: str, known: Reading) -> list[Constraint]:
-    reading = read(text, known=known)
-    assert reading.diagnostics == (), reading.diagnostics
-    return [c for c in reading.constructs if isinstance(c, Constraint)]
+    return clean(SCHEMA)
 
 
 def kinds(text: str, known: Reading) -> list[tuple[str, tuple[tuple[Span, ...], ...]]]:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from arest.forml2 import Constraint, Reading, Span, metamodel, read, verbalize
+from arest.forml2 import Constraint, Reading, Span, read, verbalize
 from arest.forml2.facts import metamodel_facts
+from tests.forml2.reading import clean, constraints
 
 SCHEMA = """
 Booking(.id) is an entity type.
@@ -40,15 +41,7 @@ OWNS, RENTS, LEASES = (Span(f"Person_{v}_Car", (0,)) for v in ("owns", "rents", 
 
 @pytest.fixture(scope="module")
 def known() -> Reading:
-    reading = read(SCHEMA, known=metamodel())
-    assert reading.diagnostics == ()
-    return reading
-
-
-def constraints(text: str, known: Reading) -> list[Constraint]:
-    reading = read(text, known=known)
-    assert reading.diagnostics == (), reading.diagnostics
-    return [c for c in reading.constructs if isinstance(c, Constraint)]
+    return clean(SCHEMA)
 
 
 @pytest.mark.parametrize(
