@@ -19,6 +19,7 @@ from arest.algebra import State
 from arest.compiler.readings import Compiled, Source, build, read_sources, sources_of, warnings_of
 from arest.forml2 import Diagnostic, ReadingError
 from arest.system import apply as _system_apply
+from arest.system.derive import derive_all
 from arest.system.validate import alethic, all_violations
 
 __all__ = ["ReadingError", "apply", "compile", "load", "warnings"]
@@ -43,7 +44,8 @@ def read_files(*paths: str | Path) -> tuple[Source, ...]:
 
 def load_sources(sources: tuple[Source, ...], strict: bool = False) -> State:
     """D from the bundled metamodel and readings given as (path, text) pairs."""
-    return _validated(build(None, sources, read_sources(sources, strict)), sources, strict)
+    return _validated(derive_all(build(None, sources, read_sources(sources, strict))), sources,
+                      strict)
 
 
 def load(*paths: str | Path, strict: bool = False) -> State:
@@ -57,7 +59,8 @@ def compile(text: str, D: State | None = None, strict: bool = False) -> State:
     Raises :class:`ReadingError` listing every diagnostic."""
     previous = sources_of(D) if D is not None else ()
     sources = (*previous, (f"<compile {len(previous) + 1}>", text))
-    return _validated(build(D, sources, read_sources(sources, strict)), sources, strict)
+    return _validated(derive_all(build(D, sources, read_sources(sources, strict))), sources,
+                      strict)
 
 
 def _validated(D: State, sources: tuple[Source, ...], strict: bool) -> State:

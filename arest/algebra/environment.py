@@ -12,6 +12,8 @@ index instead of reading all of it:
 - ``values:⟨f, i⟩`` = the distinct values in role i of f, sorted.
 - ``path:⟨f, a, b⟩`` = a shortest ⟨a, …, b⟩ along f's facts read as edges from role 1 to
   role 2 (⟨a⟩ when a = b), ties broken by value order; φ when b cannot be reached.
+- ``bind``, ``join``, ``antijoin``, ``select``, ``extend``: a rule's body over batches of
+  rows (:mod:`arest.algebra.joins`).
 
 A fact type with no cell has an empty relation: counts are 0, sequences φ.  Anything else
 (a cell that is not a relation, a role out of range, a non-atom value) is ⊥.
@@ -32,6 +34,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Final
 
+from arest.algebra.joins import ROW_PRIMITIVES
 from arest.algebra.objects import BOTTOM, Object
 from arest.algebra.primitives import fetch as fetch_explicit
 from arest.algebra.relations import Archive, Cell, Relation
@@ -160,6 +163,7 @@ ENVIRONMENT_PRIMITIVES: Final[Mapping[str, EnvironmentPrimitive]] = MappingProxy
         "matching": matching,
         "values": values,
         "path": path,
+        **ROW_PRIMITIVES,
     }
 )
 """The primitives that see D, by name; ρ tries them after D's own definitions."""

@@ -90,7 +90,9 @@ def compile_constraint(c: ConstraintInfo, schema: Schema) -> Compiled | None:
     :func:`unenforced`); a permitted constraint constrains nothing and compiles to no check."""
     if any(f not in schema.fact_types for f, _, _ in c.spans):
         return None
-    if c.operator == "permitted":
+    if c.operator == "permitted" or (c.kind == "TR" and c.modality == "alethic"):
+        # An alethic transitive ring is kept by deriving its closure
+        # (:mod:`arest.compiler.derivations`), so no population can violate it.
         found: Check | list[Check] | None = ([], NOTHING)
     else:
         compile_kind = KINDS.get(c.kind)

@@ -16,10 +16,19 @@ from functools import lru_cache
 from arest.algebra import EMPTY_STATE, Object, State, store_all
 from arest.algebra.relations import Fact
 from arest.compiler.constraints import constraint_cells
+from arest.compiler.derivations import RuleError, compile_rule, program, program_cells, strata
 from arest.compiler.fields import resolve_cells
 from arest.compiler.population import membership_facts, with_facts, with_populations
 from arest.compiler.schema import schema_of
-from arest.forml2 import Constraint, Diagnostic, Reading, ReadingError, metamodel, read
+from arest.forml2 import (
+    Constraint,
+    DerivationRule,
+    Diagnostic,
+    Reading,
+    ReadingError,
+    metamodel,
+    read,
+)
 
 SOURCE_CELL = "readings:source"
 WARNINGS_CELL = "readings:warnings"
@@ -36,6 +45,7 @@ class Compiled:
     facts: tuple[tuple[str, Fact], ...]
     warnings: tuple[str, ...]
     constraint_sources: tuple[tuple[str, tuple[str, int, int]], ...] = ()
+    rules: tuple[DerivationRule, ...] = ()
 
     def source_of(self, constraint_id: str) -> tuple[str, int, int]:
         return dict(self.constraint_sources).get(constraint_id, ("<readings>", 0, 0))
@@ -54,8 +64,10 @@ def read_sources(sources: tuple[Source, ...], strict: bool = False) -> Compiled:
         for c in base.constructs if isinstance(c, Constraint)
     ]
     known: Reading = base
+    readings: list[Reading] = []
     for path, text in sources:
         known = read(text, path, known=known, strict=strict)
+        readings.append(known)
         errors.extend(known.diagnostics)
         warnings.extend(str(warning) for warning in known.warnings)
         facts.extend(known.facts)
@@ -63,9 +75,36 @@ def read_sources(sources: tuple[Source, ...], strict: bool = False) -> Compiled:
             (c.id, (c.source.path, c.source.line, c.source.column))
             for c in known.constructs if isinstance(c, Constraint)
         )
+    rules = [c for c in (*base.constructs, *(c for r in readings for c in r.constructs))
+             if isinstance(c, DerivationRule)]
+    errors.extend(_rule_errors(rules, known))
     if errors:
         raise ReadingError(tuple(errors))
-    return Compiled(tuple(facts), tuple(warnings), tuple(placed))
+    return Compiled(tuple(facts), tuple(warnings), tuple(placed), tuple(rules))
+
+
+def _rule_errors(rules: list[DerivationRule], known: Reading) -> list[Diagnostic]:
+    """A diagnostic at each rule the engine cannot evaluate, and at a rule on a cycle
+    through negation or aggregation."""
+    found: list[Diagnostic] = []
+    compiled = []
+    for rule in rules:
+        try:
+            declared = known.schema.fact_types.get(rule.consequent.fact_type)
+            compiled.append(compile_rule(rule, declared.roles if declared else ()))
+        except RuleError as error:
+            found.append(_at(rule, str(error)))
+    try:
+        strata(compiled)
+    except RuleError as error:
+        culprit = next((r for r in rules if f"`{r.reading}`" in str(error)), rules[0])
+        found.append(_at(culprit, str(error)))
+    return found
+
+
+def _at(rule: DerivationRule, message: str) -> Diagnostic:
+    return Diagnostic(rule.source.path, rule.source.line, rule.source.column, message,
+                      rule.reading)
 
 
 def sources_of(state: State) -> tuple[Source, ...]:
@@ -89,11 +128,13 @@ def build(state: State | None, sources: Iterable[Source], compiled: Compiled) ->
     populated = with_populations(with_facts(declared, membership_facts(declared)))
     source_object: Object = tuple((path, text) for path, text in sources)
     schema = schema_of(populated)
+    rules, asserted = program(schema, compiled.rules)
     return store_all(
         populated,
         [
             *resolve_cells(schema),
             *constraint_cells(schema),
+            *program_cells(rules, asserted),
             (SOURCE_CELL, source_object),
             (WARNINGS_CELL, compiled.warnings),
         ],

@@ -10,6 +10,7 @@ metamodel facts and diagnostics that teach.
 from arest.forml2.constructs import (
     Aggregation,
     Atom,
+    Comparison,
     Computation,
     Constraint,
     Construct,
@@ -30,6 +31,7 @@ from arest.forml2.verbalize import VerbalizationError, verbalize
 __all__ = [
     "Aggregation",
     "Atom",
+    "Comparison",
     "Computation",
     "Constraint",
     "Construct",

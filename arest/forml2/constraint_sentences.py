@@ -12,6 +12,7 @@ from __future__ import annotations
 from arest.forml2.constraints import RING
 from arest.forml2.constructs import Constraint, FactTypeDecl, Possibility, Span
 from arest.forml2.phrasing import (
+    COMPARATORS,
     NUMERAL,
     Phrasing,
     VerbalizationError,
@@ -23,14 +24,6 @@ from arest.forml2.phrasing import (
 from arest.forml2.schema import Resolution
 
 _ADJECTIVE = {v: k for k, v in RING.items()}
-_COMPARATOR = {
-    "<": "less than",
-    ">": "greater than",
-    "=": "equal to",
-    "<=": "less than or equal to",
-    ">=": "greater than or equal to",
-    "<>": "not equal to",
-}
 _SETQ = {"XO": "exactly one", "XC": "at most one", "OR": "at least one"}
 
 
@@ -178,7 +171,7 @@ class ConstraintSentences(Phrasing):
         det = "each" if c.operator in ("", "obligatory") else article(subject)
         phrases = {r: ft.roles[r] for r in range(len(ft.roles))}
         body = self.clause(ft, reading, phrases, {reading.order[0]: det})
-        return self.deontic(c, f"{body} {_COMPARATOR[op]} {value}")
+        return self.deontic(c, f"{body} {COMPARATORS[op]} {value}")
 
     def ring(self, c: Constraint, span: Span) -> str:
         ft = self.fact_type(span.fact_type)

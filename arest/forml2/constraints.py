@@ -42,19 +42,28 @@ class Interpreter:
 
     # ---- helpers ----------------------------------------------------------------------------
     def terms(self, clause: Clause) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """A clause's declared nouns and the predicate words around them (a phrase's
-        leading words joined to the words before it, negation left out)."""
+        """A clause's declared nouns and its predicate words (:meth:`words`)."""
         subject = clause.phrases[0]
         nouns = tuple(
             self.b.noun(self.source, subject.noun if p.itself else p.noun) for p in clause.phrases
         )
+        return nouns, self.words(clause)
+
+    def words(self, clause: Clause) -> tuple[str, ...]:
+        """The predicate words around a clause's phrases (a phrase's leading words joined to
+        the words before it, negation left out)."""
         words = tuple(
             " ".join(
-                w for w in (clause.words[i], clause.phrases[i].pre if i < len(nouns) else "") if w
+                w
+                for w in (
+                    clause.words[i],
+                    clause.phrases[i].pre if i < len(clause.phrases) else "",
+                )
+                if w
             )
             for i in range(len(clause.words))
         )
-        return nouns, tuple(" ".join(x for x in w.split() if x not in _NEGATION) for w in words)
+        return tuple(" ".join(x for x in w.split() if x not in _NEGATION) for w in words)
 
     def resolve(
         self, clause: Clause, elided: str = ""

@@ -177,11 +177,34 @@ class Constraint:
 @dataclass(frozen=True)
 class Atom:
     """One elementary clause of a rule: a fact type and, per role in role order, a variable
-    (``Order``, ``Comment1``, ``discounted Amount``) or a quoted literal (``'Done'``)."""
+    (``Order``, ``Comment1``, ``discounted Amount``) or a quoted literal (``'Done'``).
+
+    A subtype's variable plays its supertypes' roles (``Employee is adult`` with ``Person is
+    adult`` declared is ``Person_is_adult`` over ``Employee``); a membership clause
+    (``Customer is a Premium Customer``) is the unary ``<Sup>_is_a_<Sub>``.  One clause that
+    names one noun twice without subscripts names two objects: the occurrence after ``that``
+    (else the first) is the rule's variable, each other one a variable of its own, the noun
+    with the first subscript the rule does not use (``Employee reports to some Employee`` is
+    ``(Employee, Employee2)``; in a consequent, where nothing could bind the second, it is
+    a diagnostic).  A negated atom holds when no fact of its fact type matches it; a
+    variable that no other condition names ranges inside the negation, so ``Employee does
+    not report to some Employee`` holds when Employee reports to no Employee2 at all."""
 
     fact_type: str
     terms: tuple[str, ...]
     negated: bool = False
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """``that Amount is greater than 100``, ``Start Time1 is less than Start Time2``:
+    ``left op right`` with op one of ``<``, ``>``, ``<=``, ``>=``, ``=``, ``<>``, each side
+    a variable, a numeral (``100``, ``-2.5``) or a quoted literal (``'gold'``), as the atoms
+    name them (DESIGN §2 says how values compare)."""
+
+    left: str
+    op: str
+    right: str
 
 
 @dataclass(frozen=True)
@@ -201,11 +224,11 @@ class Aggregation:
     variable: str
     op: str
     target: str
-    where: tuple[Atom | Computation | Aggregation, ...]
+    where: tuple[Atom | Comparison | Computation | Aggregation, ...]
     group: tuple[str, ...]
 
 
-Condition = Atom | Computation | Aggregation
+Condition = Atom | Comparison | Computation | Aggregation
 
 
 @dataclass(frozen=True)

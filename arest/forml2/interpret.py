@@ -8,6 +8,7 @@ from arest.forml2.constraints import RING, Interpreter
 from arest.forml2.constructs import Constraint, Source, Span, constraint_id
 from arest.forml2.external import disjunctive_mandatory, external
 from arest.forml2.rules import Rules
+from arest.forml2.schema import Resolution
 from arest.forml2.syntax import Clause, Distinct, Statement
 
 
@@ -105,13 +106,16 @@ def conditional(
     antecedent = tuple(p for p in premises if isinstance(p, Clause))
     distinct = tuple(p for p in premises if isinstance(p, Distinct))
     consequent: tuple[Clause, ...] = st.parts["consequent"]
+    rule = modality == "alethic" and (st.marker or _derived(it, consequent[-1]))
+    if rule and not distinct:
+        mode = st.marker or _derived(it, consequent[-1])
+        Rules(it).rule(mode, "if-then", consequent[0], antecedent)
+        return
     clauses = antecedent + consequent
     resolved = [it.resolve(c) for c in clauses]
     results = [r for r in resolved if r is not None]
     if len(results) != len(resolved):
         return
-    target = it.b.schema.fact_types.get(results[-1][0].fact_type)
-    rule = modality == "alethic" and (st.marker or (target is not None and target.mode))
     names = {n for _, nouns in results for n in nouns}
     fact_types = {r.fact_type for r, _ in results}
     ring = len(names) == 1 and len(fact_types) == 1
@@ -124,11 +128,18 @@ def conditional(
             distinct[0].left.offset,
         )
         return
-    if rule:
-        mode = st.marker or (target.mode if target is not None else "")
-        Rules(it).rule(mode, "if-then", consequent[0], antecedent)
-        return
     if ring:
         it.conditional_ring(st, results, distinct, modality, operator)
         return
     it.subset(antecedent, consequent, results, modality, operator)
+
+
+def _derived(it: Interpreter, clause: Clause) -> str:
+    """The derivation mode of the declared fact type a clause reads, if it reads one."""
+    schema = it.b.schema
+    if any(p.noun.name not in schema.nouns for p in clause.phrases if not p.itself):
+        return ""
+    nouns = tuple(clause.phrases[0].noun.name if p.itself else p.noun.name for p in clause.phrases)
+    found = schema.resolve(nouns, it.words(clause))
+    target = schema.fact_types.get(found.fact_type) if isinstance(found, Resolution) else None
+    return target.mode if target is not None else ""

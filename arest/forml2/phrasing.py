@@ -12,11 +12,23 @@ from __future__ import annotations
 import re
 
 from arest.forml2.constructs import Constraint, FactTypeDecl, Reading
+from arest.forml2.negation import negative
 from arest.forml2.parser import keywords
 from arest.forml2.rules import implied_adjective
 from arest.forml2.schema import Resolution, Schema
 
 NUMERAL = re.compile(r"-?\d+(\.\d+)?")
+COMPARATORS = {
+    "<": "less than",
+    ">": "greater than",
+    "=": "equal to",
+    "<=": "less than or equal to",
+    ">=": "greater than or equal to",
+    "<>": "not equal to",
+}
+"""The words that say each comparison operator."""
+AGGREGATE_WORDS = frozenset({"count", "sum", "average", "avg", "minimum", "min", "maximum", "max"})
+"""Keywords the grammar also reads as a noun's adjective (its rule ``aggregate_word``)."""
 
 
 class VerbalizationError(ValueError):
@@ -94,21 +106,31 @@ class Phrasing:
         reading: Reading,
         phrases: dict[int, str],
         determiners: dict[int, str] | None = None,
+        negated: bool = False,
     ) -> str:
         """A reading with each role's phrase; a determiner before a noun after predicate
-        words takes their trailing adjective along (``has at most one parent Task``)."""
+        words takes their trailing adjective along (``has at most one parent Task``).
+        ``negated`` denies the predicate by its verb (``does not have``, ``is not``)."""
         dets = determiners or {}
         parts = [reading.words[0]]
         for position, role in enumerate(reading.order):
             det = dets.get(role, "")
             words = parts.pop()
             adjective = implied_adjective(words) if position else ""
-            if det and adjective and adjective not in keywords() and adjective.isalpha():
+            movable = adjective not in keywords() or adjective in AGGREGATE_WORDS
+            if det and adjective and movable and adjective.isalpha():
                 words = words[: -len(adjective)].rstrip()
                 det = f"{det} {adjective}"
             parts.append(words)
             parts.append(f"{det} {phrases[role]}" if det else phrases[role])
             parts.append(reading.words[position + 1])
+        if negated:
+            denied = negative(parts[2]) if not reading.words[0] else None
+            if denied is None:
+                raise VerbalizationError(
+                    f"`{reading.text(ft.roles)}` has no verb to deny: no negated sentence"
+                )
+            parts[2] = denied
         return " ".join(p for p in parts if p)
 
     def quantified(self, ft: FactTypeDecl, reading: Reading, dets: dict[int, str]) -> str:

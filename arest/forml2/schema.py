@@ -12,6 +12,7 @@ first fact type that matches": two candidates are an ambiguity, reported with bo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import product
 
 from arest.forml2.constructs import FactTypeDecl, InstanceFact, NounDecl, SubtypeDecl
 
@@ -92,6 +93,40 @@ class Schema:
                     if link.sup not in seen:
                         frontier.add(link.sup)
         return False
+
+    def supertypes(self, noun: str) -> dict[str, int]:
+        """The noun's supertypes and how many subtype links up each is, nearest first.
+
+        >>> s = Schema(subtypes=[SubtypeDecl("Manager", "Employee"),
+        ...                      SubtypeDecl("Employee", "Person")])
+        >>> s.supertypes("Manager")
+        {'Employee': 1, 'Person': 2}
+        """
+        found: dict[str, int] = {}
+        frontier = [noun]
+        while frontier:
+            current = frontier.pop(0)
+            for link in self.subtypes:
+                if link.sub == current and link.sup not in found and link.sup != noun:
+                    found[link.sup] = found.get(current, 0) + 1
+                    frontier.append(link.sup)
+        return found
+
+    def generalisations(self, nouns: tuple[str, ...]) -> list[list[tuple[str, ...]]]:
+        """The noun tuples a clause over ``nouns`` may read, a subtype standing for any of
+        its supertypes: grouped by how many subtype steps they take, fewest first (the
+        first group is ``[nouns]``).
+
+        >>> s = Schema(subtypes=[SubtypeDecl("Employee", "Person")])
+        >>> s.generalisations(("Employee", "Employee"))[1:]
+        [[('Employee', 'Person'), ('Person', 'Employee')], [('Person', 'Person')]]
+        """
+        options = [[(noun, 0), *self.supertypes(noun).items()] for noun in nouns]
+        groups: dict[int, list[tuple[str, ...]]] = {}
+        for combination in product(*options):
+            steps = sum(d for _, d in combination)
+            groups.setdefault(steps, []).append(tuple(n for n, _ in combination))
+        return [groups[steps] for steps in sorted(groups)]
 
     def add_fact_type(self, fact_type: FactTypeDecl) -> FactTypeDecl:
         """Declare a fact type, merging readings into an existing one with the same id."""

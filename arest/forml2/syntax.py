@@ -52,10 +52,12 @@ class Phrase:
 
 @dataclass(frozen=True)
 class Comparison:
-    """``less than 1``: an operator (``<``, ``>``, ``=``, ``<=``, ``>=``, ``<>``) and an operand."""
+    """``less than 1``: an operator (``<``, ``>``, ``=``, ``<=``, ``>=``, ``<>``) and an
+    operand: a noun phrase, or a numeral or a literal's value (``quoted``)."""
 
     op: str
     operand: Phrase | str
+    quoted: bool = False
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,9 @@ from arest.forml2.syntax import (
 _COMPARATORS = {
     "less than": "<",
     "greater than": ">",
+    "more than": ">",
+    "at least": ">=",
+    "at most": "<=",
     "equal to": "=",
     "less than or equal to": "<=",
     "greater than or equal to": ">=",
@@ -245,6 +248,9 @@ class ToSyntax(Transformer[Token, Statement]):
     def and_word(self, items: list[Token]) -> str:
         return "and"
 
+    def aggregate_word(self, items: list[Token]) -> str:
+        return str(items[0])
+
     def link(self, items: list[Any]) -> tuple[str, Phrase]:
         return (items[0], items[1])
 
@@ -255,9 +261,9 @@ class ToSyntax(Transformer[Token, Statement]):
     def comparison(self, items: list[Any]) -> Comparison:
         operand = items[1]
         if isinstance(operand, Token):
-            operand = str(operand)
-        elif isinstance(operand, str) and operand.startswith("\0"):
-            operand = operand[1:]
+            return Comparison(items[0], str(operand))
+        if isinstance(operand, str) and operand.startswith("\0"):
+            return Comparison(items[0], operand[1:], quoted=True)
         return Comparison(items[0], operand)
 
     def tail(self, items: list[Any]) -> tuple[list[tuple[str, Phrase]], str, Comparison | None]:
@@ -277,7 +283,7 @@ class ToSyntax(Transformer[Token, Statement]):
         if comparison is not None and words and words[-1] == "not":
             # `not equal to 0` may parse as the word `not` before `equal to 0`: one meaning.
             trailing = " ".join(words[:-1])
-            comparison = Comparison(_NEGATED[comparison.op], comparison.operand)
+            comparison = Comparison(_NEGATED[comparison.op], comparison.operand, comparison.quoted)
         return links, trailing, comparison
 
     def clause(self, items: list[Any]) -> Clause:

@@ -4,28 +4,57 @@ Each cell is one JSON value: an FFP object as itself (atoms are strings, sequenc
 null) under ``"o"``; a relation as its arity and facts under ``"r"`` and ``"f"``; an archive
 of snapshots as its states under ``"s"``.  ``decode(encode(D))`` equals D cell for cell.
 
+A fact whose payload is not ASSERTED is listed under ``"p"`` with its payload, as
+⟨fact, payload⟩ pairs, instead of under ``"f"``; a relation of plain assertions has no
+``"p"``, so it reads as it always did.
+
 >>> from arest.algebra import EMPTY_STATE, store
 >>> from arest.algebra.relations import Relation
 >>> D = store(store(EMPTY_STATE, "a", ("x", ("y",))), "R", Relation.of(2, [("o1", "c1")]))
 >>> decode(encode(D)) == D
+True
+>>> derived = Relation.of(2, [("o1", "c1")]).add(("o2", "c1"), ("rule", "o1"))
+>>> encode_cell(derived)
+'{"r":2,"f":[["o1","c1"]],"p":[[["o2","c1"],["rule","o1"]]]}'
+>>> decode_cell(encode_cell(derived)) == derived
 True
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from arest.algebra import EMPTY_STATE, State, store_all
-from arest.algebra.objects import as_json, from_json
-from arest.algebra.relations import Archive, Cell, Relation
+from arest.algebra.objects import Object, as_json, from_json
+from arest.algebra.relations import ASSERTED, Archive, Cell, Fact, Relation
 
 FORMAT = "arest-cells-1"
 
 
+def _relation(relation: Relation) -> dict[str, Any]:
+    asserted: list[list[str]] = []
+    derived: list[list[Any]] = []
+    for fact, payload in relation.items():
+        if payload is ASSERTED:
+            asserted.append(list(fact))
+        else:  # a payload is an FFP object by the contract of a cell of D
+            derived.append([list(fact), as_json(cast(Object, payload))])
+    cell: dict[str, Any] = {"r": relation.arity, "f": asserted}
+    if derived:
+        cell["p"] = derived
+    return cell
+
+
+def _decoded_relation(value: dict[str, Any]) -> Relation:
+    facts: dict[Fact, object] = {tuple(fact): ASSERTED for fact in value["f"]}
+    facts.update((tuple(fact), from_json(payload)) for fact, payload in value.get("p", ()))
+    return Relation(int(value["r"])).updated(facts.items())
+
+
 def _cell(contents: Cell) -> dict[str, Any]:
     if isinstance(contents, Relation):
-        return {"r": contents.arity, "f": [list(fact) for fact in contents]}
+        return _relation(contents)
     if isinstance(contents, Archive):
         return {"s": [[label, contents.taken_at(label), _state(contents.state(label))]
                       for label in contents.labels()]}
@@ -43,7 +72,7 @@ def encode(state: State) -> str:
 
 def _decoded_cell(value: dict[str, Any]) -> Cell:
     if "r" in value:
-        return Relation(int(value["r"])).extended(tuple(fact) for fact in value["f"])
+        return _decoded_relation(value)
     if "s" in value:
         archive = Archive()
         for label, taken_at, state in value["s"]:

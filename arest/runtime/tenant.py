@@ -28,6 +28,7 @@ from arest.api import apply, load_sources, read_files
 from arest.runtime.codec import FORMAT as CODEC
 from arest.runtime.codec import decode, decode_cell, encode, encode_cell
 from arest.runtime.storage import Storage, StorageError, open_storage
+from arest.system.derive import derive_all, rebuilt_on_load, without_derived_facts
 
 
 class TenantLocked(RuntimeError):
@@ -129,6 +130,8 @@ class Tenant:
                     raise StorageError(f"{db}: a checkpointed cell cannot be read ({error})"
                                        ) from None
                 checkpointed = state
+                if rebuilt_on_load(state):
+                    state = derive_all(state)
             else:
                 sequence, state = 0, _base(storage, key, sources)
                 checkpointed = EMPTY_STATE  # the first checkpoint keeps every cell
@@ -179,8 +182,12 @@ class Tenant:
         """Keep the cells changed since the last checkpoint (by identity: an unchanged cell
         is the same object), so that a restart replays only the journal after it."""
         before, now = self._checkpointed, self._state
+        in_memory = rebuilt_on_load(now)
         changed: dict[str, str | None] = {
-            name: encode_cell(contents) for name, contents in now.items()
+            name: encode_cell(without_derived_facts(contents)
+                              if name in in_memory and isinstance(contents, Relation)
+                              else contents)
+            for name, contents in now.items()
             if before.get(name) is not contents
         }
         changed.update({name: None for name in before if name not in now})

@@ -15,6 +15,7 @@ from arest.system.context import Context, read_context
 from arest.system.describe import describe
 from arest.system.entities import list_entities
 from arest.system.errors import Refusal, closest
+from arest.system.explain import explain
 from arest.system.inputs import checked_text
 from arest.system.self_modification import compile_readings
 
@@ -46,6 +47,7 @@ _VERBS: dict[str, tuple[bool, Handler]] = {
     "assert": (False, lambda s, t, r, c: fact_verbs.assert_fact(s, r)),
     "retract": (False, lambda s, t, r, c: fact_verbs.retract_fact(s, r)),
     "verify": (False, lambda s, t, r, c: (fact_verbs.verify(s, r), s)),
+    "explain": (False, lambda s, t, r, c: (explain(s, r), s)),
     "compile": (False, lambda s, t, r, c: compile_readings(s, r)),
     "snapshot": (False, lambda s, t, r, c: snapshots.snapshot(s, r, c)),
     "rollback": (False, lambda s, t, r, c: snapshots.rollback(s, r)),

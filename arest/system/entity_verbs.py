@@ -2,8 +2,9 @@
 
 create = emit ∘ validate ∘ derive ∘ resolve.  *resolve* determines identity from the
 reference scheme and turns fields into facts (children created in the same command);
-*derive* is the identity until derivation rules arrive; *validate* checks the constraints
-the delta woke; *emit* builds the command result.  An alethic violation rejects: D′ = D.
+*derive* brings the derived facts to the new fixed point from the delta
+(:mod:`arest.system.derive`); *validate* checks the constraints the delta — asserted and
+derived — woke; *emit* builds the command result.  An alethic violation rejects: D′ = D.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from typing import Any
 from arest.algebra import State
 from arest.algebra.relations import Relation
 from arest.compiler.fields import Field
-from arest.compiler.population import Change, exists
+from arest.compiler.population import Change, Delta, exists
+from arest.system.derive import Changes, derive, derived_mode
 from arest.system.entities import field_named, fields, represent, slug
 from arest.system.errors import Refusal, closest, invalid_input
-from arest.system.inputs import atom, entity_id
+from arest.system.inputs import atom, entity_id, role_names
 from arest.system.validate import alethic, violations
 
 Output = dict[str, Any]
@@ -133,6 +135,9 @@ def set_fields(
         if field.fact_type.endswith("_has_Status") and field.name == "status":
             raise Refusal("derived_fact_type", "status is maintained by the state machine",
                           fact_type=field.fact_type)
+        if derived_mode(change.state, field.fact_type) in ("*", "**"):
+            raise Refusal("derived_fact_type", f"{field.name} is derived; it cannot be given",
+                          fact_type=field.fact_type, field=field.name)
         if value is None:
             _retract_field(change, field, entity)
             continue
@@ -183,20 +188,61 @@ def _row(field: Field, entity: str, row: Any, path: str) -> tuple[str, ...]:
     return tuple(fact)
 
 
+def settle(before: State, change: Change) -> tuple[State, Delta, list[dict[str, Any]]]:
+    """derive: the state with its derived facts at the fixed point, the command's delta as
+    P saw it (asserted and derived facts that entered or left), and the facts derived."""
+    after, derived = derive(before, change.state, change.delta.added, change.delta.removed,
+                            change.delta.entities)
+    if not derived.added and not derived.removed:
+        return after, change.delta, []
+    delta = Delta(entities=change.delta.entities)
+    for fact_type in {*change.delta.added, *change.delta.removed, *derived.added,
+                      *derived.removed}:
+        old, new = _relation_of(before, fact_type), _relation_of(after, fact_type)
+        candidates = (change.delta.added.get(fact_type, set())
+                      | change.delta.removed.get(fact_type, set())
+                      | derived.added.get(fact_type, set())
+                      | derived.removed.get(fact_type, set()))
+        came = {f for f in candidates if f in new and f not in old}
+        went = {f for f in candidates if f in old and f not in new}
+        if came:
+            delta.added[fact_type] = came
+        if went:
+            delta.removed[fact_type] = went
+    return after, delta, _listed(change, derived, delta)
+
+
+def _relation_of(state: State, fact_type: str) -> Relation:
+    contents = state.get(fact_type)
+    return contents if isinstance(contents, Relation) else Relation(0)
+
+
+def _listed(change: Change, derived: Changes, delta: Delta) -> list[dict[str, Any]]:
+    listed = []
+    for fact_type in sorted(derived.added):
+        names = role_names(change.roles(fact_type))
+        for fact in sorted(derived.added[fact_type] & delta.added.get(fact_type, set())):
+            listed.append({"fact_type": fact_type,
+                           "bindings": dict(zip(names, fact, strict=True))})
+    return listed
+
+
 def command_result(
     before: State, change: Change, entity: tuple[str, str] | None = None
 ) -> tuple[Output, State]:
-    """validate ∘ emit: the violations the delta woke; reject on an alethic one."""
-    found = violations(change.state, change.delta)
+    """emit ∘ validate ∘ derive: the violations the delta woke; reject on an alethic one."""
+    state, delta, derived = settle(before, change)
+    found = violations(state, delta)
     rejected = bool(alethic(found))
-    after = before if rejected else change.state
+    after = before if rejected else state
     out: Output = {"rejected": rejected}
     if entity is not None:
         noun, entity_id_ = entity
         out["entity"] = (
             represent(after, noun, entity_id_) if exists(after, noun, entity_id_) else None
         )
-    out.update(violations=found, derived=[], effects=[], next_actions=[])
+    out.update(violations=found, derived=[] if rejected else derived, effects=[],
+               next_actions=[])
     return out, after
 
 

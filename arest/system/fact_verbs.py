@@ -12,19 +12,12 @@ from arest.algebra import State
 from arest.algebra.relations import Relation
 from arest.compiler.fields import status_fact_type
 from arest.compiler.population import Change, entity_ids
+from arest.system.derive import derived_mode, is_derived
 from arest.system.entities import fields, represent
-from arest.system.entity_verbs import Output, command_result
+from arest.system.entity_verbs import Output, command_result, settle
 from arest.system.errors import Refusal, closest, invalid_input
 from arest.system.inputs import atom, bindings_fact, fact_type_of, role_names
 from arest.system.validate import alethic, violations
-
-
-def _derived_mode(state: State, fact_type: str) -> str:
-    relation = state.get("Fact_Type_has_Derivation_Mode")
-    if isinstance(relation, Relation):
-        for _, mode in relation.matching(0, fact_type):
-            return mode
-    return ""
 
 
 def _writable(state: State, request: Any) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
@@ -33,7 +26,7 @@ def _writable(state: State, request: Any) -> tuple[str, tuple[str, ...], tuple[s
     if fact_type == status_fact_type(roles[0]):
         raise Refusal("derived_fact_type", f"{fact_type} is maintained by the state machine",
                       fact_type=fact_type)
-    if _derived_mode(state, fact_type) in ("*", "**"):
+    if derived_mode(state, fact_type) in ("*", "**"):
         raise Refusal("derived_fact_type", f"{fact_type} is derived; it cannot be asserted",
                       fact_type=fact_type)
     if set(request) - {"fact_type", "bindings"}:
@@ -70,7 +63,8 @@ def verify(state: State, request: Any) -> Output:
     fact_type, _, fact = _writable(state, request)
     change = Change(state)
     change.add(fact_type, fact)
-    found = violations(change.state, change.delta)
+    after, delta, _ = settle(state, change)
+    found = violations(after, delta)
     return {"violations": found, "would_reject": bool(alethic(found))}
 
 
@@ -101,9 +95,14 @@ def query(state: State, fact_type: str, request: Any) -> Output:
     names = role_names(roles)
     wanted = _filter(request, names, "$")
     relation = state.get(fact_type)
-    facts = sorted(relation) if isinstance(relation, Relation) else []
-    rows: list[dict[str, Any]] = [dict(zip(names, fact, strict=True)) for fact in facts]
-    rows = [{**row, "derived": False} for row in rows if _matches(row, wanted)]
+    if not isinstance(relation, Relation):
+        return {"rows": [], "total": 0}
+    rows = []
+    for fact in sorted(relation):
+        row: dict[str, Any] = dict(zip(names, fact, strict=True))
+        if _matches(row, wanted):
+            row["derived"] = is_derived(relation.payload(fact))
+            rows.append(row)
     return {"rows": rows, "total": len(rows)}
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from arest.algebra import State
 from arest.compiler.readings import build, read_sources, sources_of
 from arest.forml2 import ReadingError
+from arest.system.derive import derive_all
 from arest.system.errors import Refusal, invalid_input
 from arest.system.validate import alethic, all_violations
 
@@ -33,7 +34,7 @@ def compile_readings(state: State, request: Any) -> tuple[Output, State]:
             diagnostics=[{"path": d.path, "line": d.line, "column": d.column,
                           "message": d.message} for d in error.diagnostics],
         ) from None
-    after = build(state, sources, compiled)
+    after = derive_all(build(state, sources, compiled))
     found = all_violations(after)
     rejected = bool(alethic(found))
     out: Output = {"rejected": rejected, "violations": found, "derived": [], "effects": [],

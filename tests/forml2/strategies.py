@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from arest.forml2 import (
     Atom,
+    Comparison,
     Constraint,
     Construct,
     DerivationRule,
@@ -34,6 +35,8 @@ INVERSE = {"owns": "is owned by", "uses": "is used by", "likes": "is liked by"}
 RING_KINDS = ("IR", "AS", "AT", "SY", "IT", "TR", "AC", "RF")
 DEONTIC_RINGS = ("IR", "AS", "AT", "SY", "IT", "TR", "RF")
 OPERATORS = ("obligatory", "forbidden", "permitted")
+COMPARED = ("<", ">", "<=", ">=", "=", "<>")
+CONSTANTS = ("100", "-2.5", "'gold'", "'it''s'")
 
 
 @dataclass(frozen=True)
@@ -367,9 +370,15 @@ def derivation_rule(draw: st.DrawFn, schema: Schema) -> DerivationRule:
     if not conditions:
         conditions = [head]
     atoms = tuple(Atom(ft.id, ft.roles, draw(st.booleans())) for ft in conditions)
+    variables = sorted({t for a in atoms for t in a.terms})
+    operands = st.one_of(st.sampled_from(variables), st.sampled_from(CONSTANTS))
+    compared = st.builds(
+        Comparison, st.sampled_from(variables), st.sampled_from(COMPARED), operands
+    )
+    comparisons = tuple(draw(st.lists(compared, max_size=1)))
     mode = draw(st.sampled_from(("*", "**", "+")))
     keyword = draw(st.sampled_from(("iff", "if", "when", "if-then")))
-    return DerivationRule(mode, keyword, Atom(head.id, head.roles), atoms)
+    return DerivationRule(mode, keyword, Atom(head.id, head.roles), atoms + comparisons)
 
 
 def constructs(schema: Schema) -> st.SearchStrategy[Construct]:

@@ -1,7 +1,9 @@
 """Tenant: durable commands, replay on open, one process per database, clear errors."""
 
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -180,3 +182,36 @@ def test_bad_input_is_an_error_and_the_store_stays_intact(tmp_path: Path) -> Non
             assert tenant.state is before
     with arest.Tenant.open(ORDERS, db=db) as again:
         assert arest.apply(again.state, "list:Customer")[0]["total"] == 1
+
+
+FAMILY = """\
+Person(.Name) is an entity type.
+Person1 is parent of Person2.
+Person1 is grandparent of Person2.
+Person1 is ancestor of Person2.
+* Person1 is grandparent of Person3 if Person1 is parent of Person2 \
+and Person2 is parent of Person3.
+** Person1 is ancestor of Person2 if Person1 is parent of Person2.
+"""
+
+
+def test_derived_facts_come_back_stored_or_rebuilt(tmp_path: Path) -> None:
+    """``*`` facts are kept in memory and derived again on open; ``**`` facts are stored."""
+    readings = tmp_path / "family.md"
+    readings.write_text(FAMILY)
+    db = tmp_path / "family.db"
+    with arest.Tenant.open(readings, db=db) as tenant:
+        for parent, child in [("ann", "bob"), ("bob", "cy")]:
+            out = tenant.call("assert", {"fact_type": "Person_is_parent_of_Person",
+                                         "bindings": [parent, child]})
+            assert not out["rejected"]
+        tenant.checkpoint()
+        expected = {f: arest.apply(tenant.state, f"query:{f}")[0] for f in (
+            "Person_is_grandparent_of_Person", "Person_is_ancestor_of_Person")}
+    with closing(sqlite3.connect(db)) as connection:
+        stored = dict(connection.execute("SELECT name, contents FROM cells"))
+    assert "cy" not in stored["Person_is_grandparent_of_Person"]
+    assert "cy" in stored["Person_is_ancestor_of_Person"]
+    with arest.Tenant.open(readings, db=db) as again:
+        for fact_type, rows in expected.items():
+            assert arest.apply(again.state, f"query:{fact_type}")[0] == rows

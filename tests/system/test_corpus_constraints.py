@@ -211,11 +211,11 @@ def test_catalog_subtypes_are_exclusive_and_exhaustive(fixed: Path) -> None:
 def shop(orders: Domain) -> Any:
     return orders.seed(
         ("create:Customer", {"id": "ann@x.com", "Name": "Ann", "Shipping Address": "1 Main"}),
-        ("create:Order", {"id": "o-1", "Customer": "ann@x.com", "Amount": "10",
+        ("create:Order", {"id": "o-1", "Customer": "ann@x.com",
                           "Shipping Address": "1 Main",
                           "LineItem": [{"id": "li-1", "Product": "sku-1", "Quantity": 1,
                                         "Amount": "10"}]}),
-        ("create:Order", {"id": "o-2", "Customer": "ann@x.com", "Amount": "5",
+        ("create:Order", {"id": "o-2", "Customer": "ann@x.com",
                           "Shipping Address": "1 Main",
                           "LineItem": [{"id": "li-2", "Product": "sku-1", "Quantity": 1,
                                         "Amount": "5"}]}),
@@ -393,17 +393,20 @@ def test_obligatory_quantity_flags_what_does_not_compare_true(
     assert arest.apply(after, "read:LineItem", "li-1")[0]["Quantity"] == quantity
 
 
-def test_obligatory_mandatory_commits_an_order_without_line_items(
+def test_an_order_without_line_items_has_no_amount_to_derive(
     orders: Domain, shop: Any
 ) -> None:
-    order = {"Customer": "ann@x.com", "Amount": "0", "Shipping Address": "1 Main"}
-    found, after = orders.accepts(shop, "create:Order", {"id": "o-3", **order})
-    assert found == {deontic("MC", "It is obligatory that each Order has at least one LineItem.")}
-    assert arest.apply(after, "read:Order", "o-3")[0]["id"] == "o-3"
-    found, _ = orders.accepts(after, "create:LineItem", {"id": "li-3", "Order": "o-3",
-                                                         "Product": "sku-1", "Quantity": 1,
-                                                         "Amount": "0"})
+    """The Order's Amount is the sum over its LineItems; with none there is no Amount (an
+    empty group derives nothing), which the alethic `exactly one Amount` rejects, and the
+    deontic `at least one LineItem` is reported beside it."""
+    order = {"Customer": "ann@x.com", "Shipping Address": "1 Main"}
+    found = orders.rejects(shop, "create:Order", {"id": "o-3", **order})
+    assert found == {alethic("MC", "Each Order has exactly one Amount."),
+                     deontic("MC", "It is obligatory that each Order has at least one LineItem.")}
+    found, after = orders.accepts(shop, "create:Order", {"id": "o-3", **order, "LineItem": [
+        {"id": "li-3", "Product": "sku-1", "Quantity": 1, "Amount": "0"}]})
     assert found == set()
+    assert arest.apply(after, "read:Order", "o-3")[0]["Amount"] == "0"
 
 
 def test_deontic_and_alethic_exactly_one_are_both_reported(
@@ -529,7 +532,7 @@ SHIPPING = "If some Customer places some Order then that Order has Shipping Addr
 def test_subset_in_orders_the_shipping_address_is_the_customers(
     orders: Domain, shop: Any
 ) -> None:
-    order = {"id": "o-3", "Customer": "ann@x.com", "Amount": "1",
+    order = {"id": "o-3", "Customer": "ann@x.com",
              "LineItem": [{"Product": "sku-1", "Quantity": 1, "Amount": "1"}]}
     found, _ = orders.accepts(shop, "create:Order", {**order, "Shipping Address": "1 Main"})
     assert found == set()

@@ -1,0 +1,609 @@
+"""Derivation rules → FFP objects, one cell ``derivation:<id>`` each, and the program.
+
+A rule's body is evaluated a batch of rows at a time by the row primitives of
+:mod:`arest.algebra.joins`.  For each clause that can change, the rule has a *seed plan*: an
+FFP function from facts of that clause's fact type to the rows of the body's variables that
+those facts take part in (semi-naive evaluation starts from a delta this way); the *goal
+plan* starts from facts of the consequent instead and finds their derivations (to re-derive
+what a retraction may have withdrawn, and to explain).  Each plan joins the remaining
+clauses greedily, the clause sharing most bound variables first, and applies comparisons,
+computations and negations as soon as their variables are bound.
+
+An aggregation rule (``Amount is the sum of … where …``) has instead, per clause, a plan from
+its facts to the groups they touch, and a goal plan from groups to the rows its aggregate
+runs over.
+
+A transitive ring (``Region contains Region is transitive``) derives its closure by the rule
+R(x, z) ← R(x, y) ∧ asserted:R(y, z), linear in the asserted facts, which the cell
+``asserted:<R>`` holds.
+
+The program, cell ``derivations``, is ⟨⟨rule, …⟩, …⟩: the rules by stratum, lowest first.  A
+stratum is a strongly connected component of the graph from the fact types a rule reads to
+the one it derives; a cycle through negation or aggregation, or a rule that reads what it
+derives, is a compile error naming the reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arest.algebra import Object
+from arest.algebra.forms import comp, cons, const
+from arest.algebra.numerals import is_numeral
+from arest.compiler.schema import Schema
+
+PROGRAM_CELL = "derivations"
+RULE = "RULE"
+
+_COMPARISONS = {">": "gt", "<": "lt", ">=": "ge", "<=": "le", "=": "eq", "<>": "ne",
+                "!=": "ne"}
+_OPERATORS = {"plus": "+", "+": "+", "minus": "-", "-": "-", "times": "*", "*": "*",
+              "divided by": "/", "/": "/", "reduced by": "%-"}
+_TIGHT = frozenset({"*", "/"})
+_AGGREGATES = {"count": "count", "sum": "sum", "avg": "avg", "average": "avg", "min": "min",
+               "minimum": "min", "max": "max", "maximum": "max"}
+
+
+def derivation_cell(rule_id: str) -> str:
+    return f"derivation:{rule_id}"
+
+
+def asserted_cell(fact_type: str) -> str:
+    """The asserted facts of a fact type that is also derived (a transitive ring)."""
+    return f"asserted:{fact_type}"
+
+
+class RuleError(Exception):
+    """A rule the engine cannot evaluate, with the reason; the reader turns it into a
+    diagnostic at the rule."""
+
+
+# -- plans -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Plan:
+    """An FFP function from seed facts to rows, and what its rows' columns are."""
+
+    seed: str
+    """The fact type (or cell) whose facts seed it; empty for a goal plan."""
+    negated: bool
+    """Seeded by a negated clause: its facts' arrival withdraws, their departure derives."""
+    variables: tuple[str, ...]
+    steps: Object
+    head: tuple[tuple[str, str], ...]
+    """Per consequent role: ``("=", k)`` the row's column k (1-based) or ``("'", v)``; for an
+    aggregation's seed plans, the columns of the groups."""
+
+    def as_object(self) -> Object:
+        return (self.seed, "T" if self.negated else "F", self.variables, self.steps,
+                tuple(self.head))
+
+    @classmethod
+    def from_object(cls, obj: Any) -> Plan:
+        seed, negated, variables, steps, head = obj
+        return cls(seed, negated == "T", tuple(variables), steps,
+                   tuple((str(k), str(v)) for k, v in head))
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A compiled rule as the engine reads it back from its cell."""
+
+    id: str
+    reading: str
+    fact_type: str
+    consequent: tuple[str, ...]
+    """The consequent's terms, by variable name or ``'literal'``."""
+    seeds: tuple[Plan, ...]
+    goal: Plan
+    """From consequent facts (for an aggregation: from groups) to the rows deriving them."""
+    antecedents: tuple[tuple[str, tuple[str, ...]], ...]
+    """The positive clauses (fact type, terms): what a derivation rests on, for
+    explanations."""
+    reads: tuple[tuple[str, bool], ...] = ()
+    """The fact types the rule reads, each with whether through negation or aggregation."""
+    aggregate: tuple[str, tuple[str, ...], str] = ("", (), "")
+    """For an aggregation: (op, group variables, aggregate variable)."""
+    total: Plan | None = None
+    """For an aggregation: groups ↦ ⟨⟨group values ⌢ aggregate⟩⟩, when the group qualifies."""
+
+    @property
+    def arity(self) -> int:
+        return len(self.consequent)
+
+    @property
+    def is_aggregation(self) -> bool:
+        return bool(self.aggregate[0])
+
+    def as_object(self) -> Object:
+        op, group, variable = self.aggregate
+        return (RULE, self.id, self.reading, self.fact_type, self.consequent,
+                tuple(p.as_object() for p in self.seeds), self.goal.as_object(),
+                tuple((f, terms) for f, terms in self.antecedents),
+                tuple((f, "T" if n else "F") for f, n in self.reads),
+                (op, group, variable),
+                () if self.total is None else (self.total.as_object(),))
+
+    @classmethod
+    def from_object(cls, obj: Any) -> Rule:
+        (_, rid, reading, fact_type, consequent, seeds, goal, antecedents, reads, aggregate,
+         total) = obj
+        return cls(
+            rid, reading, fact_type, tuple(consequent),
+            tuple(Plan.from_object(p) for p in seeds), Plan.from_object(goal),
+            tuple((str(f), tuple(terms)) for f, terms in antecedents),
+            tuple((str(f), n == "T") for f, n in reads),
+            (str(aggregate[0]), tuple(aggregate[1]), str(aggregate[2])),
+            Plan.from_object(total[0]) if total else None,
+        )
+
+
+def _literal(term: str) -> str | None:
+    """The value of a quoted literal term (``'Done'``), or None for a variable."""
+    if len(term) >= 2 and term[0] == "'" and term[-1] == "'":
+        return term[1:-1].replace("''", "'")
+    return None
+
+
+def _operand_literal(term: str) -> str | None:
+    return term if is_numeral(term) else _literal(term)
+
+
+class _Body:
+    """Greedy ordering of a body's conditions into row steps, from some bound variables."""
+
+    def __init__(self, bound: Sequence[str], positive_vars: set[str]) -> None:
+        self.columns: dict[str, int] = {}
+        for name in bound:
+            self.columns.setdefault(name, len(self.columns))
+        self.positive_vars = positive_vars
+        self.steps: list[Object] = []
+
+    def spec(self, terms: Sequence[str], negated: bool) -> Object:
+        """A clause's role spec; its new variables get the next columns in role order."""
+        out: list[Object] = []
+        seen: dict[str, int] = {}
+        for role, term in enumerate(terms):
+            literal = _literal(term)
+            if literal is not None:
+                out.append(("'", literal))
+            elif term in self.columns:
+                out.append(("=", str(self.columns[term] + 1)))
+            elif term in seen:
+                out.append(("~", str(seen[term] + 1)))
+            elif negated and term not in self.positive_vars:
+                seen[term] = role
+                out.append("_")
+            else:
+                seen[term] = role
+                out.append("+")
+        for term in seen:
+            if not negated or term in self.positive_vars:
+                self.columns[term] = len(self.columns)
+        return tuple(out)
+
+    def operand(self, term: str) -> Object:
+        literal = _operand_literal(term)
+        if literal is not None:
+            return ("'", literal)
+        return ("=", str(self.columns[term] + 1))
+
+    def known(self, term: str) -> bool:
+        return _operand_literal(term) is not None or term in self.columns
+
+    def expression(self, parts: Sequence[str]) -> Object:
+        """An infix expression as a tree, left to right; times and divided by bind tighter."""
+        terms: list[Object] = [self.operand(parts[0])]
+        loose: list[str] = []
+        for index in range(1, len(parts) - 1, 2):
+            op, right = _OPERATORS[parts[index]], self.operand(parts[index + 1])
+            if op in _TIGHT:
+                terms[-1] = (op, terms[-1], right)
+            else:
+                loose.append(op)
+                terms.append(right)
+        tree = terms[0]
+        for op, right in zip(loose, terms[1:], strict=True):
+            tree = (op, tree, right)
+        return tree
+
+    def step(self, primitive: str, *arguments: Object) -> None:
+        self.steps.append(comp(primitive, cons(*(const(a) for a in arguments), "id")))
+
+    def run(self, conditions: Sequence[Any], reading: str) -> None:
+        pending = list(conditions)
+        while pending:
+            progressed = self._filters(pending)
+            atoms = [c for c in pending if _kind(c) == "atom" and not c.negated]
+            if not atoms:
+                if pending and not progressed:
+                    raise RuleError(_unsafe(pending, self.columns, reading))
+                continue
+            best = max(atoms, key=lambda a: (sum(self.known(t) for t in a.terms),
+                                             -pending.index(a)))
+            pending.remove(best)
+            spec = self.spec(best.terms, negated=False)
+            self.step("join", best.fact_type, spec)
+
+    def _filters(self, pending: list[Any]) -> bool:
+        """Apply every comparison, computation and negation whose variables are bound."""
+        progressed = False
+        for condition in list(pending):
+            kind = _kind(condition)
+            if kind == "comparison" and self.known(condition.left) and self.known(
+                condition.right
+            ):
+                op = _COMPARISONS[condition.op]
+                self.step("select", (op, self.operand(condition.left),
+                                     self.operand(condition.right)))
+            elif kind == "computation" and all(
+                self.known(p) for p in condition.expression[::2]
+            ):
+                tree = self.expression(condition.expression)
+                if condition.variable in self.columns:
+                    self.step("select", ("eq", self.operand(condition.variable), tree))
+                else:
+                    self.step("extend", tree)
+                    self.columns[condition.variable] = len(self.columns)
+            elif kind == "atom" and condition.negated and all(
+                self.known(t) for t in condition.terms if t in self.positive_vars
+            ):
+                self.step("antijoin", condition.fact_type,
+                          self.spec(condition.terms, negated=True))
+            else:
+                continue
+            pending.remove(condition)
+            progressed = True
+        return progressed
+
+    def function(self, first: Object) -> Object:
+        return comp(*reversed(self.steps), first) if self.steps else first
+
+
+def _kind(condition: Any) -> str:
+    name = type(condition).__name__.lstrip("_")
+    return {"Atom": "atom", "Computation": "computation", "Aggregation": "aggregation",
+            "Comparison": "comparison"}.get(name, name)
+
+
+def _variables(condition: Any) -> set[str]:
+    kind = _kind(condition)
+    if kind == "atom":
+        return {t for t in condition.terms if _literal(t) is None}
+    if kind == "computation":
+        return {condition.variable} | {
+            p for p in condition.expression[::2] if _operand_literal(p) is None}
+    if kind == "comparison":
+        return {t for t in (condition.left, condition.right) if _operand_literal(t) is None}
+    return {condition.variable}
+
+
+def _unsafe(pending: Sequence[Any], columns: dict[str, int], reading: str) -> str:
+    unbound = sorted({v for c in pending for v in _variables(c)} - set(columns))
+    return (f"`{reading}`: nothing binds {', '.join(unbound) or 'its conditions'}; every "
+            "variable of a comparison, computation or negation must also occur in a "
+            "positive condition")
+
+
+def _positive_vars(conditions: Sequence[Any], head_terms: Sequence[str]) -> set[str]:
+    found = {t for t in head_terms if _literal(t) is None}
+    for c in conditions:
+        if _kind(c) == "atom" and not c.negated:
+            found |= _variables(c)
+        elif _kind(c) == "computation":
+            found.add(c.variable)
+    return found
+
+
+def _seed_spec(terms: Sequence[str], negated: bool, positive_vars: set[str]
+               ) -> tuple[Object, list[str]]:
+    body = _Body((), positive_vars)
+    spec = body.spec(terms, negated)
+    return spec, sorted(body.columns, key=body.columns.__getitem__)
+
+
+def _plan(seed: str, negated: bool, seed_terms: Sequence[str], rest: Sequence[Any],
+          head_terms: Sequence[str], positive_vars: set[str], reading: str,
+          outputs: Sequence[str] | None = None) -> Plan:
+    spec, bound = _seed_spec(seed_terms, negated, positive_vars)
+    body = _Body(bound, positive_vars)
+    body.run(rest, reading)
+    wanted = head_terms if outputs is None else outputs
+    missing = [t for t in wanted if _literal(t) is None and t not in body.columns]
+    if missing:
+        raise RuleError(f"`{reading}`: the conditions do not bind {', '.join(missing)}")
+    head = tuple(
+        ("'", literal) if (literal := _literal(t)) is not None
+        else ("=", str(body.columns[t] + 1))
+        for t in wanted
+    )
+    variables = tuple(sorted(body.columns, key=body.columns.__getitem__))
+    first = comp("bind", cons(const(spec), "id"))
+    return Plan(seed, negated, variables, body.function(first), head)
+
+
+def compile_rule(rule: Any, head_nouns: Sequence[str] = (), recursive: bool = False,
+                 typing: Typing | None = None) -> Rule:
+    """A reader's :class:`~arest.forml2.DerivationRule` compiled; :class:`RuleError` when
+    its shape cannot be evaluated, or when it reads what it derives (unless ``recursive``:
+    the closure of a transitive ring).
+
+    A consequent variable that no condition binds ranges over its noun's population
+    (``+ User accesses Domain if Domain has Access 'public'``: every User), given the
+    consequent's role nouns.  With ``typing``, a variable named by a subtype of the role's
+    noun ranges over the subtype's population only."""
+    head = rule.consequent
+    conditions = list(rule.conditions)
+    if typing is not None:
+        conditions.extend(typing.restrictions(conditions))
+    bound = {v for c in conditions if _kind(c) == "computation" or (
+        _kind(c) == "atom" and not c.negated) for v in _variables(c)}
+    for role, term in enumerate(head.terms):
+        if (_literal(term) is None and term not in bound and role < len(head_nouns)
+                and not any(_kind(c) == "aggregation" for c in conditions)):
+            conditions.append(_Atom(f"population:{head_nouns[role]}", (term,)))
+            bound.add(term)
+    aggregations = [c for c in conditions if _kind(c) == "aggregation"]
+    reads = tuple(sorted(
+        {(c.fact_type, bool(c.negated)) for c in conditions if _kind(c) == "atom"}
+        | {(a.fact_type, True) for g in aggregations for a in g.where if _kind(a) == "atom"}))
+    if not recursive and any(f == head.fact_type for f, _ in reads):
+        raise RuleError(
+            f"`{rule.reading}` reads the fact type it derives; a rule cannot depend on "
+            "itself (for a closure, declare the ring transitive)")
+    if aggregations:
+        return _aggregation_rule(rule, conditions, aggregations, reads)
+    positive = _positive_vars(conditions, head.terms)
+    if not any(_kind(c) == "atom" and not c.negated for c in conditions):
+        raise RuleError(f"`{rule.reading}` has no positive condition to derive from")
+    seeds = []
+    for index, c in enumerate(conditions):
+        if _kind(c) == "atom":
+            # A negated clause's own plan checks it again: a fact that left may not have
+            # been the only one blocking the derivation.
+            rest = conditions if c.negated else conditions[:index] + conditions[index + 1:]
+            seeds.append(_plan(c.fact_type, c.negated, c.terms, rest, head.terms, positive,
+                               rule.reading))
+    goal = _plan("", False, head.terms, conditions, head.terms, positive, rule.reading)
+    antecedents = tuple((c.fact_type, tuple(c.terms)) for c in conditions
+                        if _kind(c) == "atom" and not c.negated)
+    return Rule(rule.id, rule.reading, head.fact_type, tuple(head.terms), tuple(seeds), goal,
+                antecedents, reads)
+
+
+def _aggregation_rule(rule: Any, conditions: list[Any], aggregations: list[Any],
+                      reads: tuple[tuple[str, bool], ...]) -> Rule:
+    head = rule.consequent
+    if len(aggregations) > 1:
+        raise RuleError(f"`{rule.reading}`: one aggregation per rule")
+    aggregation = aggregations[0]
+    op = _AGGREGATES.get(aggregation.op)
+    if op is None:
+        raise RuleError(f"`{rule.reading}`: no aggregate {aggregation.op!r}; "
+                        f"one of {', '.join(sorted(_AGGREGATES))}")
+    outer = [c for c in conditions if c is not aggregation]
+    where = list(aggregation.where)
+    if any(_kind(c) == "aggregation" for c in where):
+        raise RuleError(f"`{rule.reading}`: an aggregation inside an aggregation")
+    group = tuple(aggregation.group)
+    extra = [t for t in head.terms
+             if _literal(t) is None and t not in group and t != aggregation.variable]
+    if extra or any(_variables(c) & {aggregation.variable} for c in outer):
+        raise RuleError(f"`{rule.reading}`: the consequent may name only the groups "
+                        f"({', '.join(group)}) and the aggregate ({aggregation.variable})")
+    inner_positive = _positive_vars(where, group)
+    outer_positive = _positive_vars(outer, group)
+    seeds = []
+    for clauses, positive in ((where, inner_positive), (outer, outer_positive)):
+        for index, c in enumerate(clauses):
+            if _kind(c) == "atom":
+                rest = clauses if c.negated else clauses[:index] + clauses[index + 1:]
+                seeds.append(_plan(c.fact_type, c.negated, c.terms, rest, group, positive,
+                                   rule.reading))
+    goal = _plan("", False, group, where, group, inner_positive, rule.reading,
+                 outputs=(*group, aggregation.target))
+    # total: the groups that qualify (the outer clauses hold for them), then the aggregate
+    # over the goal's rows of each.
+    width = len(group)
+    groups = tuple(str(i + 1) for i in range(width))
+    steps = goal.steps
+    if outer:
+        qualifying = _plan("", False, group, outer, group, outer_positive, rule.reading)
+        distinct = comp("project", cons(const(groups), "id"))
+        steps = comp(goal.steps, distinct, qualifying.steps)
+    total_steps = comp("aggregate", cons(const((op, groups, goal.head[width][1])), steps))
+    total = Plan("", False, (*group, aggregation.variable), total_steps,
+                 tuple(("=", str(i + 1)) for i in range(width + 1)))
+    antecedents = tuple((c.fact_type, tuple(c.terms)) for c in where
+                        if _kind(c) == "atom" and not c.negated)
+    return Rule(rule.id, rule.reading, head.fact_type, tuple(head.terms), tuple(seeds), goal,
+                antecedents, reads, (op, group, aggregation.variable), total)
+
+
+@dataclass(frozen=True)
+class Typing:
+    """Each fact type's role nouns and each noun's supertypes (transitively): enough to see
+    that ``Employee is adult`` asks a Person-role to hold an Employee."""
+
+    roles: Mapping[str, tuple[str, ...]]
+    supertypes: Mapping[str, frozenset[str]]
+
+    @classmethod
+    def of(cls, schema: Schema) -> Typing:
+        direct = {name: set(info.supertypes) for name, info in schema.nouns.items()}
+        closed: dict[str, frozenset[str]] = {}
+        for noun in direct:
+            seen: set[str] = set()
+            pending = list(direct[noun])
+            while pending:
+                parent = pending.pop()
+                if parent not in seen:
+                    seen.add(parent)
+                    pending.extend(direct.get(parent, ()))
+            closed[noun] = frozenset(seen)
+        return cls({f: info.roles for f, info in schema.fact_types.items()}, closed)
+
+    def noun_of(self, variable: str) -> str:
+        """``Employee2`` → Employee; ``that Order's Amount`` → Amount; ``done Task Count`` →
+        Task Count (the longest known noun the name ends with)."""
+        name = variable.rsplit("'s ", 1)[-1].rstrip("0123456789")
+        words = name.split()
+        for start in range(len(words)):
+            candidate = " ".join(words[start:])
+            if candidate in self.supertypes:
+                return candidate
+        return name
+
+    def restrictions(self, conditions: Sequence[Any]) -> list[Any]:
+        """A population clause for each variable that a clause reads at a role of one of
+        its noun's supertypes."""
+        added: dict[str, Any] = {}
+        for c in conditions:
+            if _kind(c) != "atom" or c.negated:
+                continue
+            nouns = self.roles.get(c.fact_type, ())
+            for term, role_noun in zip(c.terms, nouns, strict=False):
+                noun = self.noun_of(term)
+                if _literal(term) is None and role_noun in self.supertypes.get(noun, ()):
+                    added.setdefault(term, _Atom(f"population:{noun}", (term,)))
+        return list(added.values())
+
+
+def transitive_rule(fact_type: str, constraint_id: str, reading: str) -> Rule:
+    """The closure of a transitive ring: R(x, z) ← R(x, y) ∧ asserted:R(y, z)."""
+    return compile_rule(_Closure(fact_type, reading, constraint_id), recursive=True)
+
+
+@dataclass(frozen=True)
+class _Atom:
+    fact_type: str
+    terms: tuple[str, ...]
+    negated: bool = False
+
+
+class _Closure:
+    """The closure rule in the reader's shape."""
+
+    def __init__(self, fact_type: str, reading: str, constraint_id: str) -> None:
+        self.id = f"transitive-{constraint_id}"
+        self.reading = reading
+        self.consequent = _Atom(fact_type, ("x", "z"))
+        self.conditions = (_Atom(fact_type, ("x", "y")),
+                           _Atom(asserted_cell(fact_type), ("y", "z")))
+
+
+# -- the program -----------------------------------------------------------------------------
+def strata(rules: Sequence[Rule]) -> list[list[Rule]]:
+    """Rules grouped by the strongly connected component of the fact type they derive,
+    in dependency order (Tarjan's algorithm, iterative)."""
+    derives: dict[str, list[Rule]] = {}
+    for rule in rules:
+        derives.setdefault(rule.fact_type, []).append(rule)
+    edges: dict[str, set[str]] = {f: set() for f in derives}
+    for rule in rules:
+        for read, _ in rule.reads:
+            if read in derives:
+                edges[rule.fact_type].add(read)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                components.append(sorted(component))
+    # Tarjan emits a component after every component it reaches: dependencies first.
+    strata: list[list[Rule]] = []
+    for component in components:
+        members = set(component)
+        stratum = [rule for f in component for rule in derives[f]]
+        for rule in stratum:
+            for read, negative in rule.reads:
+                if negative and read in members:
+                    raise RuleError(
+                        f"`{rule.reading}` takes part in a cycle through negation or "
+                        f"aggregation (via {read}); such rules have no single meaning")
+        strata.append(sorted(stratum, key=lambda r: r.id))
+    return strata
+
+
+def program(schema: Schema, rules: Iterable[Any]) -> tuple[list[list[Rule]], list[str]]:
+    """The compiled rules by stratum and the fact types whose asserted facts are kept apart;
+    :class:`RuleError` for a rule or a set of rules that cannot be evaluated."""
+    typing = Typing.of(schema)
+    compiled = [compile_rule(rule, schema.fact_types[rule.consequent.fact_type].roles,
+                             typing=typing)
+                for rule in rules if rule.consequent.fact_type in schema.fact_types]
+    asserted: list[str] = []
+    for constraint in sorted(schema.constraints.values(), key=lambda c: c.id):
+        if constraint.kind == "TR" and constraint.modality == "alethic":
+            fact_type = constraint.spans[0][0]
+            if fact_type in asserted:
+                continue
+            compiled.append(transitive_rule(fact_type, constraint.id, constraint.reading))
+            asserted.append(fact_type)
+    return strata(compiled), asserted
+
+
+def program_cells(strata: Sequence[Sequence[Rule]], asserted: Sequence[str]
+                  ) -> list[tuple[str, Object]]:
+    """``derivation:<id>`` per rule and the program ``derivations``:
+    ⟨⟨⟨rule, …⟩, …⟩, ⟨asserted fact type, …⟩⟩."""
+    objects = [[rule.as_object() for rule in stratum] for stratum in strata]
+    return [
+        *((derivation_cell(rule.id), obj) for stratum, objs in zip(strata, objects,
+                                                                   strict=True)
+          for rule, obj in zip(stratum, objs, strict=True)),
+        (PROGRAM_CELL, (tuple(tuple(objs) for objs in objects), tuple(asserted))),
+    ]
+
+
+@dataclass(frozen=True)
+class Program:
+    strata: tuple[tuple[Rule, ...], ...]
+    asserted: tuple[str, ...]
+
+    @classmethod
+    def from_object(cls, obj: Any) -> Program:
+        strata, asserted = obj
+        return cls(tuple(tuple(Rule.from_object(r) for r in stratum) for stratum in strata),
+                   tuple(str(f) for f in asserted))
+
+    def rules(self) -> Iterable[Rule]:
+        for stratum in self.strata:
+            yield from stratum
+
+    def derived(self) -> set[str]:
+        return {rule.fact_type for rule in self.rules()}
+
+
+EMPTY_PROGRAM = Program((), ())

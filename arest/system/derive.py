@@ -1,0 +1,511 @@
+"""derive: the least fixed point of the rules, from scratch or from a command's delta.
+
+Derived facts live in their fact type's relation beside the asserted ones; a fact's payload
+says which it is: ``ASSERTED``, or its support ⟨rule, plan, row⟩ — the rule that derived it,
+which of the rule's plans found it (a seed plan's index, or ``goal``) and the row of
+variable values, from which the antecedent facts are rebuilt (:mod:`arest.system.explain`).
+An aggregation's support is ⟨rule, ``group``, ⟨group values⟩⟩.  Re-deriving never touches an
+asserted fact.  When a fact has several derivations, the support is one of them.
+
+Evaluation is semi-naive and stratified (:mod:`arest.compiler.derivations`): each round runs
+the rules' seed plans on the previous round's new facts only.  A command's delta is
+maintained by DRed (delete and re-derive), which needs no derivation counts and holds for
+recursive rules:
+
+1. *over-delete*, in the state before the command: every derived fact with a derivation
+   through a fact that left (or through a negated fact that arrived), and so on through the
+   stratum's rules;
+2. *re-derive*: each over-deleted fact that the goal plan still derives from what is left
+   comes back, with a new support;
+3. *insert*: semi-naive from the facts that arrived (or negated facts that left) and the
+   re-derived ones.
+
+An aggregation is recomputed for each group whose facts changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from operator import itemgetter
+
+from arest.algebra import State, evaluate
+from arest.algebra.relations import ASSERTED, Fact, Relation
+from arest.compiler.derivations import (
+    EMPTY_PROGRAM,
+    PROGRAM_CELL,
+    Plan,
+    Program,
+    Rule,
+    asserted_cell,
+)
+from arest.compiler.memo import IdentityMemo
+from arest.compiler.population import population_cell
+
+_decoded = IdentityMemo(Program.from_object, limit=64)
+
+Facts = dict[str, set[Fact]]
+Row = tuple[str, ...]
+GROUP = "group"
+GOAL = "goal"
+
+
+def program_of(state: State) -> Program:
+    """The rules D was compiled with, by stratum."""
+    contents = state.get(PROGRAM_CELL)
+    return _decoded(contents) if type(contents) is tuple else EMPTY_PROGRAM
+
+
+def derived_mode(state: State, fact_type: str) -> str:
+    """``*`` or ``**`` when the fact type, or a rule deriving it, says it is fully derived;
+    else its declared mode."""
+    relation = state.get("Fact_Type_has_Derivation_Mode")
+    declared = ""
+    if isinstance(relation, Relation):
+        declared = next((mode for _, mode in relation.matching(0, fact_type)), "")
+    derives, modes = state.get("Derivation_Rule_derives_Fact_Type"), state.get(
+        "Derivation_Rule_has_Derivation_Mode")
+    if isinstance(derives, Relation) and isinstance(modes, Relation):
+        for rule, _ in derives.matching(1, fact_type):
+            for _, mode in modes.matching(0, rule):
+                if mode in ("*", "**"):
+                    return mode
+    return declared
+
+
+def rebuilt_on_load(state: State) -> frozenset[str]:
+    """The fact types derived by ``*`` rules: their derived facts are kept in memory only
+    and derived again when D is loaded (``**`` facts are stored)."""
+    derives, modes = state.get("Derivation_Rule_derives_Fact_Type"), state.get(
+        "Derivation_Rule_has_Derivation_Mode")
+    if not isinstance(derives, Relation) or not isinstance(modes, Relation):
+        return frozenset()
+    mode = {rule: m for rule, m in modes}
+    return frozenset(f for rule, f in derives if mode.get(rule) == "*"
+                     and f in program_of(state).derived())
+
+
+def without_derived_facts(relation: Relation) -> Relation:
+    """The relation's asserted facts alone."""
+    kept = {fact: payload for fact, payload in relation.items() if not is_derived(payload)}
+    return relation if len(kept) == len(relation) else Relation.frozen(relation.arity, kept)
+
+
+def is_derived(payload: object) -> bool:
+    """Whether a fact's payload is a support (not ASSERTED, not absent)."""
+    return type(payload) is tuple
+
+
+def _relation(state: State, name: str, arity: int) -> Relation:
+    contents = state.get(name)
+    return contents if isinstance(contents, Relation) else Relation(arity)
+
+
+def rows(plan: Plan, seeds: Iterable[Fact], state: State) -> tuple[Row, ...]:
+    """The plan's rows from the seed facts, evaluated by the algebra against state."""
+    found = evaluate(plan.steps, tuple(seeds), state)
+    return found if type(found) is tuple else ()  # type: ignore[return-value]
+
+
+def _columns(plan: Plan) -> tuple[int, ...] | None:
+    """The consequent's columns in the plan's rows, when it has no literal."""
+    if all(kind == "=" for kind, _ in plan.head):
+        return tuple(int(v) - 1 for _, v in plan.head)
+    return None
+
+
+def heads(plan: Plan, found: Iterable[Row]) -> Iterable[tuple[Fact, Row]]:
+    """Each row's consequent fact, with the row."""
+    columns = _columns(plan)
+    if columns is not None:
+        if len(columns) == 2:
+            a, b = columns
+            return (((row[a], row[b]), row) for row in found)
+        return ((tuple(row[c] for c in columns), row) for row in found)
+    return ((tuple(row[int(v) - 1] if kind == "=" else v for kind, v in plan.head), row)
+            for row in found)
+
+
+@dataclass
+class Changes:
+    """What derivation changed in P: facts per fact type that entered and left."""
+
+    added: Facts = field(default_factory=dict)
+    removed: Facts = field(default_factory=dict)
+
+    def add(self, fact_type: str, fact: Fact) -> None:
+        gone = self.removed.get(fact_type)
+        if gone is not None and fact in gone:
+            gone.discard(fact)
+        else:
+            self.added.setdefault(fact_type, set()).add(fact)
+
+    def remove(self, fact_type: str, fact: Fact) -> None:
+        came = self.added.get(fact_type)
+        if came is not None and fact in came:
+            came.discard(fact)
+        else:
+            self.removed.setdefault(fact_type, set()).add(fact)
+
+
+class _Store:
+    """The relations a stratum derives, while it is evaluated.
+
+    From scratch they are plain dicts of payloads, frozen into relations at the end (a bulk
+    load); from a delta, pending writes go to the persistent relations at each round's end.
+    """
+
+    def __init__(self, state: State, stratum: tuple[Rule, ...], scratch: bool) -> None:
+        self.state = state
+        self.scratch = scratch
+        self.arity = {rule.fact_type: rule.arity for rule in stratum}
+        self.facts: dict[str, dict[Fact, object]] = {}
+        self.pending: dict[str, dict[Fact, object]] = {f: {} for f in self.arity}
+        self.dropped: dict[str, set[Fact]] = {f: set() for f in self.arity}
+        self.fresh: dict[str, list[Fact]] = {}
+        """From scratch: the facts the current round derived, per fact type."""
+        for fact_type, arity in self.arity.items():
+            relation = _relation(state, fact_type, arity)
+            if scratch:
+                self.facts[fact_type] = dict(relation.items())
+
+    def payload(self, fact_type: str, fact: Fact) -> object:
+        if self.scratch:
+            return self.facts[fact_type].get(fact)
+        found = self.pending[fact_type].get(fact)
+        if found is not None:
+            return found
+        if fact in self.dropped[fact_type]:
+            return None
+        return _relation(self.state, fact_type, self.arity[fact_type]).payload(fact)
+
+    def put(self, fact_type: str, fact: Fact, payload: object) -> None:
+        if self.scratch:
+            self.facts[fact_type][fact] = payload
+        else:
+            self.dropped[fact_type].discard(fact)
+            self.pending[fact_type][fact] = payload
+
+    def drop(self, fact_type: str, fact: Fact) -> None:
+        if self.scratch:
+            self.facts[fact_type].pop(fact, None)
+        else:
+            self.pending[fact_type].pop(fact, None)
+            self.dropped[fact_type].add(fact)
+
+    def take_fresh(self) -> dict[str, list[Fact]]:
+        """From scratch: the facts derived since the last call, per fact type."""
+        fresh, self.fresh = self.fresh, {}
+        return fresh
+
+    def view(self) -> State:
+        """The state with every write so far."""
+        if self.scratch:
+            return self.state.update({
+                fact_type: Relation.frozen(self.arity[fact_type], dict(facts))
+                for fact_type, facts in self.facts.items()
+            })
+        cells = {}
+        for fact_type, arity in self.arity.items():
+            pending, dropped = self.pending[fact_type], self.dropped[fact_type]
+            if pending or dropped:
+                relation = _relation(self.state, fact_type, arity)
+                cells[fact_type] = relation.updated(pending.items(), dropped)
+                self.pending[fact_type], self.dropped[fact_type] = {}, set()
+        if cells:
+            self.state = self.state.update(cells)
+        return self.state
+
+    def result(self) -> State:
+        if self.scratch:
+            return self.state.update({
+                fact_type: Relation.frozen(self.arity[fact_type], facts)
+                for fact_type, facts in self.facts.items()
+            })
+        return self.view()
+
+    def derived_facts(self, rule: Rule, groups: set[Fact]) -> dict[Fact, list[Fact]]:
+        """The facts an aggregation rule derived for each of the groups."""
+        found: dict[Fact, list[Fact]] = {}
+        if self.scratch:
+            items: Iterable[tuple[Fact, object]] = self.facts[rule.fact_type].items()
+            for fact, payload in items:
+                if is_derived(payload) and payload[0] == rule.id:  # type: ignore[index]
+                    key = payload[2]  # type: ignore[index]
+                    if key in groups:
+                        found.setdefault(key, []).append(fact)
+            return found
+        state = self.view()
+        relation = _relation(state, rule.fact_type, rule.arity)
+        _, group_vars, _ = rule.aggregate
+        probe = next((role for role, term in enumerate(rule.consequent)
+                      if term in group_vars), None)
+        for key in groups:
+            candidates = (relation if probe is None else relation.matching(
+                probe, key[group_vars.index(rule.consequent[probe])]))
+            for fact in candidates:
+                payload = relation.payload(fact)
+                if is_derived(payload) and payload[0] == rule.id and payload[2] == key:  # type: ignore[index]
+                    found.setdefault(key, []).append(fact)
+        return found
+
+
+# -- from scratch ----------------------------------------------------------------------------
+def derive_all(state: State) -> State:
+    """D with every derived fact recomputed from the asserted ones."""
+    program = program_of(state)
+    if not program.strata:
+        return state
+    state = _with_asserted_cells(_without_derived(state, program), program)
+    for stratum in program.strata:
+        store = _Store(state, stratum, scratch=True)
+        for rule in stratum:
+            if rule.is_aggregation:
+                _aggregate(store, rule, None, state)
+        joins = [rule for rule in stratum if not rule.is_aggregation]
+        delta: Facts = {}
+        for rule in joins:
+            index, plan = next((i, p) for i, p in enumerate(rule.seeds) if not p.negated)
+            seeds = _relation(state, plan.seed, len(rule.consequent))
+            _insert(store, rule, str(index), plan, tuple(seeds), state, delta)
+        _rounds(store, joins, delta)
+        state = store.result()
+    return state
+
+
+def _without_derived(state: State, program: Program) -> State:
+    cells: dict[str, Relation] = {}
+    for rule in program.rules():
+        relation = state.get(rule.fact_type)
+        if isinstance(relation, Relation) and rule.fact_type not in cells:
+            kept = {f: p for f, p in relation.items() if not is_derived(p)}
+            if len(kept) != len(relation):
+                cells[rule.fact_type] = Relation.frozen(relation.arity, kept)
+    return state.update(cells) if cells else state
+
+
+def _with_asserted_cells(state: State, program: Program) -> State:
+    cells = {
+        asserted_cell(f): Relation.frozen(2, {
+            fact: ASSERTED for fact, p in _relation(state, f, 2).items() if not is_derived(p)})
+        for f in program.asserted
+    }
+    return state.update(cells) if cells else state
+
+
+def _insert(store: _Store, rule: Rule, plan_id: str, plan: Plan, seeds: Iterable[Fact],
+            state: State, delta: Facts, changes: Changes | None = None) -> None:
+    """Run one plan on seeds; each consequent not yet in P enters with its support."""
+    fact_type = rule.fact_type
+    found = rows(plan, seeds, state)
+    if store.scratch:
+        # Every head enters ``facts`` the first time it is seen, so the round's new facts
+        # are distinct without a set of their own.
+        facts = store.facts[fact_type]
+        fresh = store.fresh.setdefault(fact_type, [])
+        columns = _columns(plan)
+        if columns is not None and len(columns) >= 2:
+            # The hot loop of a closure: one dict probe per row.
+            rid = rule.id
+            append = fresh.append
+            for head, row in zip(map(itemgetter(*columns), found), found, strict=True):
+                if head not in facts:
+                    facts[head] = (rid, plan_id, row)
+                    append(head)
+            return
+        for head, row in heads(plan, found):
+            if head not in facts:
+                facts[head] = (rule.id, plan_id, row)
+                fresh.append(head)
+        return
+    new = delta.setdefault(fact_type, set())
+    for head, row in heads(plan, found):
+        if head not in new and store.payload(fact_type, head) is None:
+            store.put(fact_type, head, (rule.id, plan_id, row))
+            new.add(head)
+            if changes is not None:
+                changes.add(fact_type, head)
+
+
+def _rounds(store: _Store, rules: list[Rule], delta: Mapping[str, Collection[Fact]],
+            changes: Changes | None = None) -> None:
+    """Semi-naive rounds: each seed plan whose seed the stratum derives runs on the last
+    round's new facts, until a round derives nothing."""
+    derived = set(store.arity)
+    needs_view = not store.scratch or _reads_own(rules, derived)
+    if store.scratch:
+        delta = {**delta, **store.take_fresh()}
+    while any(delta.values()):
+        state = store.view() if needs_view else store.state
+        current = delta
+        written: Facts = {}
+        for rule in rules:
+            for index, plan in enumerate(rule.seeds):
+                seeds = current.get(plan.seed)
+                if seeds and not plan.negated:
+                    _insert(store, rule, str(index), plan, seeds, state, written, changes)
+        delta = store.take_fresh() if store.scratch else written
+
+
+def _reads_own(rules: list[Rule], derived: set[str]) -> bool:
+    """Whether a plan seeded by a derived fact type joins a derived fact type too (then each
+    round must see what was derived so far, not only the last delta)."""
+    return any(
+        any(f in derived for f, _ in rule.reads if f != plan.seed)
+        or sum(1 for f, _ in rule.reads if f == plan.seed) > 1
+        for rule in rules for plan in rule.seeds if plan.seed in derived
+    )
+
+
+def _aggregate(store: _Store, rule: Rule, groups: set[Fact] | None, state: State,
+               changes: Changes | None = None) -> None:
+    """Recompute an aggregation's facts for the groups (every group when None)."""
+    assert rule.total is not None
+    if groups is None:
+        inner = next(p for p in rule.seeds if not p.negated)
+        groups = {head for head, _ in heads(
+            inner, rows(inner, tuple(_relation(state, inner.seed, 1)), state))}
+    if not groups:
+        return
+    old = store.derived_facts(rule, groups)
+    totals = {row[:-1]: row[-1] for row in rows(rule.total, sorted(groups), state)}
+    _, group_vars, variable = rule.aggregate
+    for key in sorted(groups):
+        wanted: Fact | None = None
+        if key in totals:
+            values = dict(zip(group_vars, key, strict=True))
+            values[variable] = totals[key]
+            wanted = tuple(values[t] if t in values else t[1:-1].replace("''", "'")
+                           for t in rule.consequent)
+        for fact in old.get(key, ()):
+            if fact != wanted:
+                store.drop(rule.fact_type, fact)
+                if changes is not None:
+                    changes.remove(rule.fact_type, fact)
+        if wanted is not None and store.payload(rule.fact_type, wanted) is None:
+            store.put(rule.fact_type, wanted, (rule.id, GROUP, key))
+            if changes is not None:
+                changes.add(rule.fact_type, wanted)
+
+
+# -- from a delta ----------------------------------------------------------------------------
+def derive(before: State, state: State, added: Facts, removed: Facts,
+           entities: dict[str, set[str]] | None = None) -> tuple[State, Changes]:
+    """The state after a command whose asserted facts changed by (added, removed) from
+    ``before`` (and whose entities joined their populations), with its derived facts
+    maintained; and what derivation changed."""
+    program = program_of(state)
+    changes = Changes()
+    if not program.strata:
+        return state, changes
+    plus = {f: set(facts) for f, facts in added.items() if facts}
+    for noun, ids in (entities or {}).items():
+        plus.setdefault(population_cell(noun), set()).update((e,) for e in ids)
+    minus = {f: set(facts) for f, facts in removed.items() if facts}
+    state = _asserted_changes(state, program, plus, minus)
+    if not plus and not minus:
+        return state, changes
+    for stratum in program.strata:
+        reads = {f for rule in stratum for f, _ in rule.reads}
+        if not any(f in plus or f in minus for f in reads | {r.fact_type for r in stratum}):
+            continue
+        found = Changes()
+        state = _stratum(before, state, stratum, plus, minus, found)
+        for fact_type, facts in found.added.items():
+            for fact in facts:
+                changes.add(fact_type, fact)
+                _note(plus, minus, fact_type, fact)
+        for fact_type, facts in found.removed.items():
+            for fact in facts:
+                changes.remove(fact_type, fact)
+                _note(minus, plus, fact_type, fact)
+    return state, changes
+
+
+def _note(into: Facts, other: Facts, fact_type: str, fact: Fact) -> None:
+    into.setdefault(fact_type, set()).add(fact)
+
+
+def _asserted_changes(state: State, program: Program, plus: Facts, minus: Facts) -> State:
+    """The asserted facts of transitive rings follow the command's asserted changes."""
+    cells = {}
+    for fact_type in program.asserted:
+        came = {f for f in plus.get(fact_type, ())
+                if _relation(state, fact_type, 2).payload(f) is ASSERTED}
+        went = minus.get(fact_type, set())
+        if came or went:
+            name = asserted_cell(fact_type)
+            cells[name] = _relation(state, name, 2).updated(
+                ((f, ASSERTED) for f in came), went)
+            if came:
+                plus[name] = came
+            if went:
+                minus[name] = set(went)
+    return state.update(cells) if cells else state
+
+
+def _stratum(before: State, state: State, stratum: tuple[Rule, ...], plus: Facts,
+             minus: Facts, changes: Changes) -> State:
+    store = _Store(state, stratum, scratch=False)
+    for rule in stratum:
+        if rule.is_aggregation:
+            _aggregate(store, rule, _touched_groups(rule, before, state, plus, minus), state,
+                       changes)
+    joins = [rule for rule in stratum if not rule.is_aggregation]
+    if not joins:
+        return store.result()
+    derived = set(store.arity)
+    # 1. over-delete, in the state before the command.
+    gone: Facts = {}
+    frontier: Facts = {f: set(minus.get(f, ())) for f in _seeded(joins, False)}
+    arrived_negated: Facts = {f: set(plus.get(f, ())) for f in _seeded(joins, True)}
+    first = True
+    while any(frontier.values()) or (first and any(arrived_negated.values())):
+        following: Facts = {}
+        for rule in joins:
+            for plan in rule.seeds:
+                seeds = (arrived_negated if plan.negated else frontier).get(plan.seed)
+                if not seeds or (plan.negated and not first):
+                    continue
+                for head, _ in heads(plan, rows(plan, seeds, before)):
+                    if is_derived(store.payload(rule.fact_type, head)):
+                        store.drop(rule.fact_type, head)
+                        gone.setdefault(rule.fact_type, set()).add(head)
+                        following.setdefault(rule.fact_type, set()).add(head)
+        frontier = {f: facts for f, facts in following.items() if f in derived}
+        first = False
+    # 2. re-derive what is left derivable, and what was retracted but is derivable.
+    current = store.view()
+    delta: Facts = {}
+    for rule in joins:
+        candidates = gone.get(rule.fact_type, set()) | minus.get(rule.fact_type, set())
+        if candidates:
+            _insert(store, rule, GOAL, rule.goal, tuple(candidates), current, delta)
+    for fact_type, facts in gone.items():
+        for fact in facts:
+            if store.payload(fact_type, fact) is None:
+                changes.remove(fact_type, fact)
+    # 3. insert from what arrived and from what a negation no longer blocks.
+    current = store.view()
+    for rule in joins:
+        for index, plan in enumerate(rule.seeds):
+            seeds = (minus if plan.negated else plus).get(plan.seed)
+            if seeds:
+                _insert(store, rule, str(index), plan, tuple(seeds), current, delta, changes)
+    _rounds(store, joins, delta, changes)
+    return store.result()
+
+
+def _seeded(rules: list[Rule], negated: bool) -> set[str]:
+    return {plan.seed for rule in rules for plan in rule.seeds if plan.negated == negated}
+
+
+def _touched_groups(rule: Rule, before: State, state: State, plus: Facts,
+                    minus: Facts) -> set[Fact]:
+    """The groups of an aggregation that the changed facts belong to, before or after."""
+    groups: set[Fact] = set()
+    for plan in rule.seeds:
+        for seeds, at in ((minus.get(plan.seed), before), (plus.get(plan.seed), state)):
+            if seeds:
+                groups.update(head for head, _ in heads(plan, rows(plan, tuple(seeds), at)))
+    return groups

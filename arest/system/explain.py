@@ -1,0 +1,113 @@
+"""explain: why a fact holds, as a tree down to asserted facts (DESIGN §4).
+
+A node is ``{"fact_type", "bindings", "reading", "derived", "rule"?, "antecedents"}``.  An
+asserted fact is a leaf.  A derived fact's support (:mod:`arest.system.derive`) names its rule
+and the row of variable values the rule's plan found; the antecedents are the rule's
+positive clauses with those values (for an aggregation, the clauses of every row of its
+group).  Negated clauses hold by the absence of facts, so they add no antecedent.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, cast
+
+from arest.algebra import State
+from arest.algebra.relations import Fact, Relation
+from arest.compiler.derivations import Plan, Rule, asserted_cell
+from arest.compiler.population import role_nouns
+from arest.system.derive import GOAL, GROUP, is_derived, program_of, rows
+from arest.system.errors import invalid_input
+from arest.system.inputs import bindings_fact, fact_type_of, role_names
+
+Output = dict[str, Any]
+
+
+def explain(state: State, request: Any) -> Output:
+    """``explain {fact_type, bindings}``: the fact's explanation tree."""
+    if not isinstance(request, dict):
+        raise invalid_input("$", "an object with fact_type and bindings")
+    extra = sorted(set(request) - {"fact_type", "bindings"})
+    if extra:
+        raise invalid_input(f"$.{extra[0]}", "only fact_type and bindings")
+    fact_type, roles = fact_type_of(state, request)
+    fact = bindings_fact(roles, request.get("bindings"))
+    relation = state.get(fact_type)
+    if not isinstance(relation, Relation) or fact not in relation:
+        raise invalid_input("$.bindings", "the bindings of a fact that holds",
+                            "the fact does not hold, so nothing explains it")
+    rules = {rule.id: rule for rule in program_of(state).rules()}
+    return _node(state, rules, fact_type, fact, set())
+
+
+def _node(state: State, rules: dict[str, Rule], fact_type: str, fact: Fact,
+          path: set[tuple[str, Fact]]) -> Output:
+    roles = role_nouns(state, fact_type)
+    node: Output = {
+        "fact_type": fact_type,
+        "bindings": dict(zip(role_names(roles), fact, strict=True)),
+        "reading": verbalized(state, fact_type, roles, fact),
+        "derived": False,
+        "antecedents": [],
+    }
+    relation = state.get(fact_type)
+    payload = relation.payload(fact) if isinstance(relation, Relation) else None
+    if not is_derived(payload):
+        return node
+    rule_id, plan_id, row = cast(tuple[str, str, tuple[str, ...]], payload)
+    rule = rules.get(str(rule_id))
+    node["derived"] = True
+    if rule is None:
+        return node
+    node["rule"] = {"id": rule.id, "reading": rule.reading}
+    path = path | {(fact_type, fact)}
+    for antecedent_type, antecedent in _antecedents(state, rule, str(plan_id), row):
+        if (antecedent_type, antecedent) in path:
+            continue
+        node["antecedents"].append(_node(state, rules, antecedent_type, antecedent, path))
+    return node
+
+
+def _plan(rule: Rule, plan_id: str) -> Plan:
+    if plan_id in (GOAL, GROUP):
+        return rule.goal
+    return rule.seeds[int(plan_id)]
+
+
+def _antecedents(state: State, rule: Rule, plan_id: str, row: Any) -> list[tuple[str, Fact]]:
+    plan = _plan(rule, plan_id)
+    found = rows(plan, (tuple(row),), state) if plan_id == GROUP else (tuple(row),)
+    facts: dict[tuple[str, Fact], None] = {}
+    for values in found:
+        named = dict(zip(plan.variables, values, strict=False))
+        for fact_type, terms in rule.antecedents:
+            shown = fact_type.removeprefix("asserted:")
+            if fact_type == asserted_cell(shown):
+                fact_type = shown
+            fact = tuple(
+                term[1:-1].replace("''", "'") if term.startswith("'") else named.get(term, "")
+                for term in terms
+            )
+            facts[(fact_type, fact)] = None
+    return list(facts)
+
+
+def verbalized(state: State, fact_type: str, roles: tuple[str, ...], fact: Fact) -> str:
+    """The fact said by its fact type's reading: ``Order 'o1' was placed by Customer 'acme'.``"""
+    relation = state.get("Fact_Type_has_Reading_Text")
+    texts = sorted(t for _, t in relation.matching(0, fact_type)) if isinstance(
+        relation, Relation) else []
+    # The primary reading is the one the fact type's id spells.
+    text = next((t for t in texts if t.replace(" ", "_") == fact_type),
+                texts[0] if texts else " ".join(roles))
+    said: list[str] = []
+    position = 0
+    for noun, value in zip(roles, fact, strict=True):
+        found = re.compile(rf"\b{re.escape(noun)}\b").search(text, position)
+        if found is None:
+            return " ".join(f"{n} '{v}'" for n, v in zip(roles, fact, strict=True)) + "."
+        said.append(text[position:found.start()])
+        said.append(f"{noun} '{value}'")
+        position = found.end()
+    said.append(text[position:])
+    return "".join(said).rstrip(".") + "."

@@ -1,0 +1,323 @@
+"""Derivation rules, one kind at a time, over the corpus and over readings of our own: what a
+user sees in command results, queries and explanations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import arest
+
+CORPUS = Path(__file__).parents[2].parent / "shared" / "corpus" / "tutor-domains"
+
+
+def asserting(D: Any, fact_type: str, *values: str) -> tuple[dict[str, Any], Any]:
+    out, after = arest.apply(D, "assert", {"fact_type": fact_type, "bindings": list(values)})
+    assert "error" not in out, out
+    return out, after
+
+
+def rows(D: Any, fact_type: str) -> list[tuple[str, ...]]:
+    found = arest.apply(D, f"query:{fact_type}")[0]["rows"]
+    return [tuple(v for k, v in row.items() if k != "derived") for row in found]
+
+
+def derived_rows(D: Any, fact_type: str) -> list[tuple[Any, ...]]:
+    found = arest.apply(D, f"query:{fact_type}")[0]["rows"]
+    return [tuple(row.values()) for row in found]
+
+
+# -- the corpus ------------------------------------------------------------------------------
+@pytest.mark.skipif(not CORPUS.exists(), reason="the tutor corpus is beside the project")
+def test_orders_total_by_sum_with_order_and_line_items_created_in_one_command() -> None:
+    D = arest.load(CORPUS / "orders.md")
+    order = {
+        "Order Number": "ord-1", "Customer": "acme", "Shipping Address": "1 Main St",
+        "LineItem": [
+            {"id": "li-1", "Product": "widget", "Quantity": "2", "Amount": "10"},
+            {"id": "li-2", "Product": "gadget", "Quantity": "1", "Amount": "5.50"},
+        ],
+    }
+    D = arest.apply(D, "create:Customer", {"id": "acme", "Name": "Acme"})[1]
+    out, D1 = arest.apply(D, "create:Order", order)
+    assert not out["rejected"], out["violations"]
+    assert {"fact_type": "Order_has_Amount",
+            "bindings": {"Order": "ord-1", "Amount": "15.5"}} in out["derived"]
+    assert out["entity"]["Amount"] == "15.5"
+    out, D2 = arest.apply(D1, "update:LineItem", {"id": "li-1", "Amount": "1"})
+    assert rows(D2, "Order_has_Amount") == [("ord-1", "6.5")]
+    out, D3 = arest.apply(D2, "update:Order", {"id": "ord-1", "Amount": "99"})
+    assert out["error"]["code"] == "derived_fact_type" and D3 is D2
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="the tutor corpus is beside the project")
+def test_scheduling_duration_by_minus() -> None:
+    D = arest.load(CORPUS / "scheduling.md")
+    meeting = {"Meeting Id": "m1", "Meeting Title": "Plan", "Recurrence": "none",
+               "is organized by Attendee": "ann@x.org", "Start Time": "2024-05-01T09:00:00Z",
+               "End Time": "2024-05-01T10:30:00Z",
+               "Attendee_is_invited_to_Meeting": ["ann@x.org"]}
+    out, D1 = arest.apply(D, "create:Meeting", meeting)
+    assert "error" not in out and not out["rejected"], out
+    assert {"fact_type": "Meeting_has_Duration",
+            "bindings": {"Meeting": "m1", "Duration": "5400"}} in out["derived"]
+    assert ("m1", "5400") in rows(D1, "Meeting_has_Duration")
+
+
+ACCESS = """\
+User(.Name) is an entity type.
+Organization(.Name) is an entity type.
+App(.Slug) is an entity type.
+Domain(.Domain Name) is an entity type.
+Team(.Name) is an entity type.
+Access is a value type.
+User owns Organization.
+User belongs to Organization.
+User belongs to Team.
+Team manages App.
+App belongs to Organization.
+Domain belongs to App.
+Domain has Access.
+User accesses Domain.
++ User accesses Domain if User owns Organization and App belongs to that Organization \
+and Domain belongs to that App.
++ User accesses Domain if User belongs to Organization and App belongs to that Organization \
+and Domain belongs to that App and Domain has Access 'members'.
++ User accesses Domain if User belongs to Team and that Team manages App \
+and Domain belongs to that App.
++ User accesses Domain if Domain has Access 'public'.
+"""
+
+
+def test_partial_access_rules_are_unioned() -> None:
+    """Appendix B: any one of the partial rules suffices; asserted access coexists."""
+    D = arest.compile(ACCESS + "User 'ann' owns Organization 'acme'.\n"
+                      "App 'crm' belongs to Organization 'acme'.\n"
+                      "Domain 'sales' belongs to App 'crm'.\n"
+                      "User 'bob' belongs to Organization 'acme'.\n"
+                      "Domain 'wiki' belongs to App 'crm'.\n"
+                      "Domain 'wiki' has Access 'members'.\n"
+                      "User 'cy' belongs to Team 'ops'.\nTeam 'ops' manages App 'crm'.\n"
+                      "Domain 'home' has Access 'public'.\nUser 'dee' owns Organization 'x'.\n")
+    got = set(rows(D, "User_accesses_Domain"))
+    assert {("ann", "sales"), ("ann", "wiki"), ("bob", "wiki"), ("cy", "sales"),
+            ("cy", "wiki")} <= got
+    assert ("bob", "sales") not in got
+    # `+`: an asserted fact coexists with the derived ones and is not withdrawn by them.
+    out, D1 = asserting(D, "User_accesses_Domain", "dee", "sales")
+    assert not out["rejected"] and ("dee", "sales") in rows(D1, "User_accesses_Domain")
+    out, D2 = arest.apply(D1, "retract", {"fact_type": "App_belongs_to_Organization",
+                                          "bindings": ["crm", "acme"]})
+    left = set(rows(D2, "User_accesses_Domain"))
+    assert ("dee", "sales") in left and ("ann", "sales") not in left
+    assert ("cy", "sales") in left  # still through the team
+    out, _ = arest.apply(D2, "create:User", {"Name": "eve"})
+    assert {"fact_type": "User_accesses_Domain",
+            "bindings": {"User": "eve", "Domain": "home"}} in out["derived"]
+
+
+# -- rule kinds ------------------------------------------------------------------------------
+FAMILY = """\
+Person(.Name) is an entity type.
+Person1 is parent of Person2.
+Person1 is grandparent of Person2.
+* Person1 is grandparent of Person3 if Person1 is parent of Person2 \
+and Person2 is parent of Person3.
+"""
+
+
+def test_joins_through_subscripted_variables_and_retraction_withdraws() -> None:
+    D = arest.compile(FAMILY)
+    D = asserting(D, "Person_is_parent_of_Person", "ann", "bob")[1]
+    out, D = asserting(D, "Person_is_parent_of_Person", "bob", "cy")
+    assert out["derived"] == [{"fact_type": "Person_is_grandparent_of_Person",
+                               "bindings": {"Person1": "ann", "Person2": "cy"}}]
+    assert derived_rows(D, "Person_is_grandparent_of_Person") == [("ann", "cy", True)]
+    out, D = arest.apply(D, "retract", {"fact_type": "Person_is_parent_of_Person",
+                                        "bindings": ["ann", "bob"]})
+    assert rows(D, "Person_is_grandparent_of_Person") == []
+
+
+def test_a_fully_derived_fact_type_refuses_assertion() -> None:
+    D = arest.compile(FAMILY)
+    out, D1 = arest.apply(D, "assert", {"fact_type": "Person_is_grandparent_of_Person",
+                                        "bindings": ["a", "b"]})
+    assert out["error"]["code"] == "derived_fact_type" and D1 is D
+
+
+def test_explain_goes_down_to_asserted_facts() -> None:
+    D = arest.compile(FAMILY + "Person 'ann' is parent of Person 'bob'.\n"
+                      "Person 'bob' is parent of Person 'cy'.\n")
+    node = arest.apply(D, "explain", {"fact_type": "Person_is_grandparent_of_Person",
+                                      "bindings": {"Person1": "ann", "Person2": "cy"}})[0]
+    assert node["derived"] and node["reading"] == "Person 'ann' is grandparent of Person 'cy'."
+    assert node["rule"]["reading"].startswith("* Person1 is grandparent of Person3 if")
+    assert [(a["reading"], a["derived"], a["antecedents"]) for a in node["antecedents"]] == [
+        ("Person 'ann' is parent of Person 'bob'.", False, []),
+        ("Person 'bob' is parent of Person 'cy'.", False, []),
+    ]
+    missing = arest.apply(D, "explain", {"fact_type": "Person_is_grandparent_of_Person",
+                                         "bindings": ["cy", "ann"]})[0]
+    assert missing["error"]["code"] == "invalid_input"
+
+
+TASKS = """\
+Task(.id) is an entity type.
+Milestone(.id) is an entity type.
+Points is a value type.
+Task targets Milestone.
+Task has Points.
+  Each Task has at most one Points.
+Milestone has Task Count.
+Milestone has total Points.
+Milestone has mean Points.
+Milestone has lowest Points.
+Milestone has highest Points.
+* Milestone has Task Count iff Task Count is the count of Task where Task targets that Milestone.
+* Milestone has total Points iff total Points is the sum of Points \
+where some Task targets that Milestone and that Task has Points.
+* Milestone has mean Points iff mean Points is the avg of Points \
+where some Task targets that Milestone and that Task has Points.
+* Milestone has lowest Points iff lowest Points is the min of Points \
+where some Task targets that Milestone and that Task has Points.
+* Milestone has highest Points iff highest Points is the max of Points \
+where some Task targets that Milestone and that Task has Points.
+"""
+
+
+def test_aggregates_by_group_and_an_empty_group_derives_nothing() -> None:
+    D = arest.compile(TASKS)
+    for task, points in [("t1", "3"), ("t2", "5"), ("t3", "3")]:
+        D = asserting(D, "Task_targets_Milestone", task, "m1")[1]
+        D = asserting(D, "Task_has_Points", task, points)[1]
+    D = asserting(D, "Task_targets_Milestone", "t4", "m2")[1]
+    assert rows(D, "Milestone_has_Task_Count") == [("m1", "3"), ("m2", "1")]
+    assert rows(D, "Milestone_has_total_Points") == [("m1", "11")]  # m2: no Points at all
+    assert rows(D, "Milestone_has_lowest_Points") == [("m1", "3")]
+    assert rows(D, "Milestone_has_highest_Points") == [("m1", "5")]
+    assert rows(D, "Milestone_has_mean_Points") == [("m1", "3.666666666666666666666666667")]
+    D = arest.apply(D, "retract", {"fact_type": "Task_targets_Milestone",
+                                   "bindings": ["t4", "m2"]})[1]
+    assert rows(D, "Milestone_has_Task_Count") == [("m1", "3")]
+
+
+NEGATION = """\
+Task(.id) is an entity type.
+Task is open.
+Task is blocked.
+Task is ready.
+Task has Owner.
+Task is unowned.
+* Task is ready iff Task is open and Task is not blocked.
+* Task is unowned iff Task is open and Task has no Owner.
+"""
+
+
+def test_negation_is_stratified_and_follows_the_negated_facts() -> None:
+    D = arest.compile(NEGATION)
+    D = asserting(D, "Task_is_open", "t1")[1]
+    assert rows(D, "Task_is_ready") == [("t1",)] and rows(D, "Task_is_unowned") == [("t1",)]
+    D = asserting(D, "Task_is_blocked", "t1")[1]
+    D = asserting(D, "Task_has_Owner", "t1", "ann")[1]
+    assert rows(D, "Task_is_ready") == [] and rows(D, "Task_is_unowned") == []
+    D = asserting(D, "Task_has_Owner", "t1", "bob")[1]
+    D = arest.apply(D, "retract", {"fact_type": "Task_has_Owner", "bindings": ["t1", "ann"]})[1]
+    assert rows(D, "Task_is_unowned") == []  # bob still owns it
+    D = arest.apply(D, "retract", {"fact_type": "Task_is_blocked", "bindings": ["t1"]})[1]
+    assert rows(D, "Task_is_ready") == [("t1",)]
+
+
+ARITHMETIC = """\
+Order(.id) is an entity type.
+Amount is a value type.
+Discount Percent is a value type.
+Order has Amount.
+Order has Discount Percent.
+Order has discounted Amount.
+Order has doubled Amount.
+* Order has discounted Amount iff Order has Amount and Order has Discount Percent \
+and discounted Amount is that Amount reduced by that Discount Percent.
+* Order has doubled Amount iff Order has Amount and doubled Amount is that Amount times 2.
+"""
+
+
+def test_arithmetic_bindings_and_non_numerals_derive_nothing() -> None:
+    D = arest.compile(ARITHMETIC)
+    D = asserting(D, "Order_has_Amount", "o1", "80")[1]
+    D = asserting(D, "Order_has_Discount_Percent", "o1", "25")[1]
+    D = asserting(D, "Order_has_Amount", "o2", "n/a")[1]
+    assert rows(D, "Order_has_discounted_Amount") == [("o1", "60")]
+    assert rows(D, "Order_has_doubled_Amount") == [("o1", "160")]
+
+
+def test_a_rule_that_reads_what_it_derives_is_a_compile_error() -> None:
+    with pytest.raises(arest.ReadingError) as caught:
+        arest.compile("Person(.Name) is an entity type.\nPerson1 knows Person2.\n"
+                      "* Person1 knows Person3 if Person1 knows Person2 "
+                      "and Person2 knows Person3.\n")
+    assert "depend on itself" in str(caught.value) and ":3:" in str(caught.value)
+
+
+def test_a_cycle_through_negation_is_a_compile_error() -> None:
+    with pytest.raises(arest.ReadingError) as caught:
+        arest.compile("Thing(.id) is an entity type.\nThing is here.\nThing is odd.\n"
+                      "Thing is even.\n"
+                      "* Thing is odd iff Thing is here and Thing is not even.\n"
+                      "* Thing is even iff Thing is here and Thing is not odd.\n")
+    assert "cycle through negation" in str(caught.value)
+
+
+def test_derived_facts_are_validated_like_asserted_ones() -> None:
+    D = arest.compile(FAMILY + "  Each Person1 is grandparent of at most one Person2.\n")
+    D = asserting(D, "Person_is_parent_of_Person", "ann", "bob")[1]
+    D = asserting(D, "Person_is_parent_of_Person", "bob", "cy")[1]
+    out, D1 = asserting(D, "Person_is_parent_of_Person", "bob", "di")
+    assert out["rejected"] and D1 is D
+    assert out["violations"][0]["kind"] == "UC"
+
+
+COMPARING = """\
+Order(.id) is an entity type.
+Meeting(.id) is an entity type.
+Amount is a value type.
+Start Time is a value type.
+Order has Amount.
+Order is large.
+Meeting has Start Time.
+Meeting1 precedes Meeting2.
+* Order is large iff Order has Amount and that Amount is greater than 100.
+* Meeting1 precedes Meeting2 iff Meeting1 has Start Time1 and Meeting2 has Start Time2 \
+and Start Time1 is less than Start Time2.
+"""
+
+
+def test_numeric_filters_and_cross_antecedent_comparisons() -> None:
+    D = arest.compile(COMPARING)
+    for order, amount in [("o1", "50"), ("o2", "150"), ("o3", "lots")]:
+        D = asserting(D, "Order_has_Amount", order, amount)[1]
+    for meeting, start in [("m1", "2024-01-01T10:00:00Z"), ("m2", "2024-01-01T09:00:00Z"),
+                           ("m3", "2024-01-02T08:00:00Z")]:
+        D = asserting(D, "Meeting_has_Start_Time", meeting, start)[1]
+    assert rows(D, "Order_is_large") == [("o2",)]
+    assert rows(D, "Meeting_precedes_Meeting") == [("m1", "m3"), ("m2", "m1"), ("m2", "m3")]
+    D = asserting(D, "Order_has_Amount", "o1", "101")[1]
+    assert rows(D, "Order_is_large") == [("o1",), ("o2",)]
+
+
+SUBTYPES = """\
+Person(.Name) is an entity type.
+Employee is a subtype of Person.
+Person is adult.
+Employee is staff.
+* Employee is staff iff Employee is adult.
+"""
+
+
+def test_a_subtype_plays_its_supertype_roles_in_rules() -> None:
+    D = arest.compile(SUBTYPES)
+    D = arest.apply(D, "create:Employee", {"Name": "ann"})[1]
+    D = asserting(D, "Person_is_adult", "ann")[1]
+    D = asserting(D, "Person_is_adult", "bob")[1]
+    assert rows(D, "Employee_is_staff") == [("ann",)]
