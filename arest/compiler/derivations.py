@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from arest.algebra import Object
@@ -556,9 +557,11 @@ def strata(rules: Sequence[Rule]) -> list[list[Rule]]:
     return strata
 
 
-def program(schema: Schema, rules: Iterable[Any]) -> tuple[list[list[Rule]], list[str]]:
-    """The compiled rules by stratum and the fact types whose asserted facts are kept apart;
-    :class:`RuleError` for a rule or a set of rules that cannot be evaluated."""
+def program(schema: Schema, rules: Iterable[Any]) -> Program:
+    """The compiled rules by stratum, the fact types whose asserted facts are kept apart, and
+    the fully derived fact types with their mode; :class:`RuleError` for a rule or a set of
+    rules that cannot be evaluated."""
+    rules = list(rules)
     typing = Typing.of(schema)
     compiled = [compile_rule(rule, schema.fact_types[rule.consequent.fact_type].roles,
                              typing=typing)
@@ -571,19 +574,28 @@ def program(schema: Schema, rules: Iterable[Any]) -> tuple[list[list[Rule]], lis
                 continue
             compiled.append(transitive_rule(fact_type, constraint.id, constraint.reading))
             asserted.append(fact_type)
-    return strata(compiled), asserted
+    modes = {f: info.mode for f, info in schema.fact_types.items() if info.mode in FULLY}
+    for rule in rules:
+        if rule.mode in FULLY and rule.consequent.fact_type in schema.fact_types:
+            modes.setdefault(rule.consequent.fact_type, rule.mode)
+    return Program(tuple(tuple(stratum) for stratum in strata(compiled)), tuple(asserted),
+                   tuple(sorted(modes.items())))
 
 
-def program_cells(strata: Sequence[Sequence[Rule]], asserted: Sequence[str]
-                  ) -> list[tuple[str, Object]]:
+FULLY = ("*", "**")
+"""The modes of a fully derived fact type: nothing asserts into it."""
+
+
+def program_cells(program: Program) -> list[tuple[str, Object]]:
     """``derivation:<id>`` per rule and the program ``derivations``:
-    ⟨⟨⟨rule, …⟩, …⟩, ⟨asserted fact type, …⟩⟩."""
-    objects = [[rule.as_object() for rule in stratum] for stratum in strata]
+    ⟨⟨⟨rule, …⟩, …⟩, ⟨asserted fact type, …⟩, ⟨⟨fully derived fact type, mode⟩, …⟩⟩."""
+    objects = [[rule.as_object() for rule in stratum] for stratum in program.strata]
     return [
-        *((derivation_cell(rule.id), obj) for stratum, objs in zip(strata, objects,
+        *((derivation_cell(rule.id), obj) for stratum, objs in zip(program.strata, objects,
                                                                    strict=True)
           for rule, obj in zip(stratum, objs, strict=True)),
-        (PROGRAM_CELL, (tuple(tuple(objs) for objs in objects), tuple(asserted))),
+        (PROGRAM_CELL, (tuple(tuple(objs) for objs in objects), program.asserted,
+                        program.modes)),
     ]
 
 
@@ -591,16 +603,29 @@ def program_cells(strata: Sequence[Sequence[Rule]], asserted: Sequence[str]
 class Program:
     strata: tuple[tuple[Rule, ...], ...]
     asserted: tuple[str, ...]
+    modes: tuple[tuple[str, str], ...] = ()
+    """The fully derived fact types, each with its mode (``*`` or ``**``)."""
 
     @classmethod
     def from_object(cls, obj: Any) -> Program:
-        strata, asserted = obj
+        strata, asserted, modes = obj
         return cls(tuple(tuple(Rule.from_object(r) for r in stratum) for stratum in strata),
-                   tuple(str(f) for f in asserted))
+                   tuple(str(f) for f in asserted), tuple((str(f), str(m)) for f, m in modes))
 
     def rules(self) -> Iterable[Rule]:
         for stratum in self.strata:
             yield from stratum
+
+    @cached_property
+    def fully_derived(self) -> dict[str, str]:
+        return dict(self.modes)
+
+    @cached_property
+    def touched_by(self) -> tuple[frozenset[str], ...]:
+        """Per stratum, the fact types whose change can change what it derives."""
+        return tuple(frozenset({f for rule in stratum for f, _ in rule.reads}
+                               | {rule.fact_type for rule in stratum})
+                     for stratum in self.strata)
 
     def derived(self) -> set[str]:
         return {rule.fact_type for rule in self.rules()}

@@ -2,7 +2,9 @@
 compiled into ``resolve:<Noun>``, and the readings themselves are kept in D so that a later
 ``compile`` continues from them.
 
-Cells written here besides the fact types: ``resolve:<Noun>``; ``constraint:<id>`` and the
+Cells written here besides the fact types: ``resolve:<Noun>``; ``machine:<Noun>``
+(:mod:`arest.compiler.machines`); ``derivation:<id>`` and ``derivations``
+(:mod:`arest.compiler.derivations`); ``constraint:<id>`` and the
 trigger index ``triggers:…`` (:mod:`arest.compiler.constraints`); ``readings:source`` (the texts,
 ⟨⟨path, text⟩, …⟩, base readings first); ``readings:warnings`` (compiler-style warnings).
 """
@@ -14,10 +16,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from arest.algebra import EMPTY_STATE, Object, State, store_all
-from arest.algebra.relations import Fact
+from arest.algebra.relations import Fact, Relation
 from arest.compiler.constraints import constraint_cells
 from arest.compiler.derivations import RuleError, compile_rule, program, program_cells, strata
 from arest.compiler.fields import resolve_cells
+from arest.compiler.links import link_cells
+from arest.compiler.machines import machine_cells, status_facts
 from arest.compiler.population import membership_facts, with_facts, with_populations
 from arest.compiler.schema import schema_of
 from arest.forml2 import (
@@ -120,21 +124,42 @@ def warnings_of(state: State) -> tuple[str, ...]:
     return tuple(str(item) for item in contents) if type(contents) is tuple else ()
 
 
+_BY_FACT_TYPE = frozenset({"Transition_is_triggered_by_Fact_Type"})
+"""Metamodel fact types whose Fact Type role a reading may name by its text."""
+
+
+def _fact_types_by_id(state: State, facts: Iterable[tuple[str, Fact]]
+                      ) -> list[tuple[str, Fact]]:
+    """The facts, with a fact type named by one of its readings (``Fact Type 'Customer
+    places Order'``) named by its id instead."""
+    facts = list(facts)
+    known = state.get("Fact_Type_has_Reading_Text")
+    by_text = {text: fact_type for fact_type, text in known} if isinstance(known, Relation) \
+        else {}
+    by_text.update((fact[1], fact[0]) for name, fact in facts
+                   if name == "Fact_Type_has_Reading_Text")
+    return [(name, (fact[0], by_text.get(fact[1], fact[1]))) if name in _BY_FACT_TYPE
+            else (name, fact) for name, fact in facts]
+
+
 def build(state: State | None, sources: Iterable[Source], compiled: Compiled) -> State:
     """D (or an empty state) with the facts added, the fields recompiled and the sources and
     warnings recorded."""
     sources = tuple(sources)
-    declared = with_facts(state if state is not None else EMPTY_STATE, compiled.facts)
-    populated = with_populations(with_facts(declared, membership_facts(declared)))
+    base = state if state is not None else EMPTY_STATE
+    declared = with_facts(base, _fact_types_by_id(base, compiled.facts))
+    populated = with_populations(with_facts(
+        declared, [*membership_facts(declared), *status_facts(declared)]))
     source_object: Object = tuple((path, text) for path, text in sources)
     schema = schema_of(populated)
-    rules, asserted = program(schema, compiled.rules)
     return store_all(
         populated,
         [
             *resolve_cells(schema),
+            *link_cells(schema),
             *constraint_cells(schema),
-            *program_cells(rules, asserted),
+            *program_cells(program(schema, compiled.rules)),
+            *machine_cells(schema, populated),
             (SOURCE_CELL, source_object),
             (WARNINGS_CELL, compiled.warnings),
         ],

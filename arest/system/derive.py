@@ -57,20 +57,9 @@ def program_of(state: State) -> Program:
 
 
 def derived_mode(state: State, fact_type: str) -> str:
-    """``*`` or ``**`` when the fact type, or a rule deriving it, says it is fully derived;
-    else its declared mode."""
-    relation = state.get("Fact_Type_has_Derivation_Mode")
-    declared = ""
-    if isinstance(relation, Relation):
-        declared = next((mode for _, mode in relation.matching(0, fact_type)), "")
-    derives, modes = state.get("Derivation_Rule_derives_Fact_Type"), state.get(
-        "Derivation_Rule_has_Derivation_Mode")
-    if isinstance(derives, Relation) and isinstance(modes, Relation):
-        for rule, _ in derives.matching(1, fact_type):
-            for _, mode in modes.matching(0, rule):
-                if mode in ("*", "**"):
-                    return mode
-    return declared
+    """``*`` or ``**`` when the fact type is fully derived (declared so, or derived by a
+    ``*``/``**`` rule): nothing may assert into it; else empty."""
+    return program_of(state).fully_derived.get(fact_type, "")
 
 
 def rebuilt_on_load(state: State) -> frozenset[str]:
@@ -405,9 +394,8 @@ def derive(before: State, state: State, added: Facts, removed: Facts,
     state = _asserted_changes(state, program, plus, minus)
     if not plus and not minus:
         return state, changes
-    for stratum in program.strata:
-        reads = {f for rule in stratum for f, _ in rule.reads}
-        if not any(f in plus or f in minus for f in reads | {r.fact_type for r in stratum}):
+    for stratum, touched_by in zip(program.strata, program.touched_by, strict=True):
+        if touched_by.isdisjoint(plus) and touched_by.isdisjoint(minus):
             continue
         found = Changes()
         state = _stratum(before, state, stratum, plus, minus, found)

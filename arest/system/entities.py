@@ -7,18 +7,19 @@ field of ``resolve:<Noun>`` that has facts, and ``_links``.
 
 from __future__ import annotations
 
-import re
 from typing import Any
-from urllib.parse import quote
 
 from arest.algebra import Object, State
 from arest.algebra.relations import Relation
 from arest.compiler.fields import Field, resolve_cell
+from arest.compiler.links import slug as slug
 from arest.compiler.memo import IdentityMemo
 from arest.compiler.population import entity_ids
 from arest.system.errors import Refusal, closest, invalid_input
-
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+from arest.system.links import href as href
+from arest.system.links import links
+from arest.system.links import plural as plural
+from arest.system.machines import is_terminal
 
 
 def nouns(state: State) -> list[str]:
@@ -54,35 +55,13 @@ def field_named(state: State, noun: str, name: str) -> Field | None:
     return _fields_by_name(contents).get(name) if type(contents) is tuple else None
 
 
-def slug(noun: str) -> str:
-    """A noun's slug: spaces and CamelCase boundaries become hyphens, lower-cased.
-
-    >>> slug("LineItem"), slug("Fact Type"), slug("URL Alias")
-    ('line-item', 'fact-type', 'url-alias')
-    """
-    return "-".join(_CAMEL.sub("-", noun).lower().split())
-
-
-def plural(state: State, noun: str) -> str:
-    """``Noun 'X' has Plural 'y'``, or the slug with ``s``."""
-    declared = state.get("Noun_has_Plural")
-    if isinstance(declared, Relation):
-        for _, value in declared.matching(0, noun):
-            return value
-    return slug(noun) + "s"
-
-
-def href(state: State, noun: str, entity: str) -> str:
-    return f"/{plural(state, noun)}/{quote(entity, safe='')}"
-
-
 def _relation(state: State, fact_type: str) -> Relation | None:
     contents = state.get(fact_type)
     return contents if isinstance(contents, Relation) else None
 
 
 def represent(state: State, noun: str, entity: str) -> dict[str, Any]:
-    """The entity representation of DESIGN §5 (``_links`` holds ``self``)."""
+    """The entity representation of DESIGN §5 (``_links``: :mod:`arest.system.links`)."""
     out: dict[str, Any] = {"id": entity, "noun": noun}
     values: dict[str, Any] = {}
     for field in fields(state, noun):
@@ -101,7 +80,7 @@ def represent(state: State, noun: str, entity: str) -> dict[str, Any]:
     if "status" in values:
         out["status"] = values.pop("status")
     out.update(values)
-    out["_links"] = {"self": {"href": href(state, noun, entity)}}
+    out["_links"] = links(state, noun, entity)
     return out
 
 
@@ -160,7 +139,11 @@ def list_entities(state: State, noun: str, request: Any) -> dict[str, Any]:
     wanted = _filter(state, noun, request.get("filter"))
     limit = _count(request.get("limit"), "$.limit")
     offset = _count(request.get("offset"), "$.offset") or 0
-    items = [represent(state, noun, entity) for entity in entity_ids(state, noun)]
+    ids = entity_ids(state, noun)
+    if not request.get("include_terminal", False):
+        # Deletion is a transition to a terminal status: such entities stay in P, unlisted.
+        ids = [entity for entity in ids if not is_terminal(state, noun, entity)]
+    items = [represent(state, noun, entity) for entity in ids]
     items = [item for item in items if all(_matches(item, k, v) for k, v in wanted.items())]
     page = items[offset:] if limit is None else items[offset:offset + limit]
     return {"items": page, "total": len(items)}

@@ -14,14 +14,19 @@ from typing import Any
 from arest.algebra import State
 from arest.algebra.relations import Relation
 from arest.compiler.fields import Field
+from arest.compiler.machines import Transition
 from arest.compiler.population import Change, Delta, exists
 from arest.system.derive import Changes, derive, derived_mode
 from arest.system.entities import field_named, fields, represent, slug
 from arest.system.errors import Refusal, closest, invalid_input
 from arest.system.inputs import atom, entity_id, role_names
+from arest.system.machines import effects, fire, start, triggered
 from arest.system.validate import alethic, violations
 
 Output = dict[str, Any]
+AUTOMATIC_ROUNDS = 16
+"""How many rounds of transitions fired by facts a command may take: a machine whose
+triggers keep firing stops there, in the status it reached."""
 
 
 def _counter_cell(noun: str) -> str:
@@ -106,6 +111,7 @@ def create_entity(
     if exists(change.state, noun, entity):
         raise Refusal("entity_exists", f"{noun} {entity!r} exists", noun=noun, id=entity)
     change.touch(noun, entity)
+    start(change, noun, entity)
     request = dict(request)
     _components(change, noun, entity, request)
     if link is not None:
@@ -212,6 +218,22 @@ def settle(before: State, change: Change) -> tuple[State, Delta, list[dict[str, 
     return after, delta, _listed(change, derived, delta)
 
 
+def _merged(first: Delta, then: Delta) -> Delta:
+    """The delta of two commands in a row, as one."""
+    merged = Delta(entities={noun: set(ids) for noun, ids in first.entities.items()})
+    for noun, ids in then.entities.items():
+        merged.entities.setdefault(noun, set()).update(ids)
+    for fact_type in {*first.added, *first.removed, *then.added, *then.removed}:
+        a1, r1 = first.added.get(fact_type, set()), first.removed.get(fact_type, set())
+        a2, r2 = then.added.get(fact_type, set()), then.removed.get(fact_type, set())
+        added, removed = (a1 - r2) | (a2 - r1), (r1 - a2) | (r2 - a1)
+        if added:
+            merged.added[fact_type] = added
+        if removed:
+            merged.removed[fact_type] = removed
+    return merged
+
+
 def _relation_of(state: State, fact_type: str) -> Relation:
     contents = state.get(fact_type)
     return contents if isinstance(contents, Relation) else Relation(0)
@@ -228,10 +250,25 @@ def _listed(change: Change, derived: Changes, delta: Delta) -> list[dict[str, An
 
 
 def command_result(
-    before: State, change: Change, entity: tuple[str, str] | None = None
+    before: State, change: Change, entity: tuple[str, str] | None = None,
+    fired: list[tuple[str, str, Transition]] | None = None,
 ) -> tuple[Output, State]:
-    """emit ∘ validate ∘ derive: the violations the delta woke; reject on an alethic one."""
+    """emit ∘ validate ∘ derive: the violations the delta woke; reject on an alethic one.
+    ``fired``: the transitions the command fired, for their effects.  Facts entering P fire
+    the transitions their fact type triggers, derived facts included, until the statuses are
+    stable (at most AUTOMATIC_ROUNDS rounds)."""
     state, delta, derived = settle(before, change)
+    fired = list(fired or [])
+    latest = delta.added
+    for _ in range(AUTOMATIC_ROUNDS):
+        step = Change(state)
+        now = [(m.noun, entity, t) for m, entity, t in triggered(state, latest)
+               if fire(step, m, entity, t.event) is not None]
+        if not now:
+            break
+        state, more, also = settle(state, step)
+        delta, derived, latest = _merged(delta, more), derived + also, more.added
+        fired.extend(now)
     found = violations(state, delta)
     rejected = bool(alethic(found))
     after = before if rejected else state
@@ -241,7 +278,8 @@ def command_result(
         out["entity"] = (
             represent(after, noun, entity_id_) if exists(after, noun, entity_id_) else None
         )
-    out.update(violations=found, derived=[] if rejected else derived, effects=[],
+    out.update(violations=found, derived=[] if rejected else derived,
+               effects=[] if rejected else effects(state, fired or [], delta.added),
                next_actions=[])
     return out, after
 

@@ -321,3 +321,26 @@ def test_a_subtype_plays_its_supertype_roles_in_rules() -> None:
     D = asserting(D, "Person_is_adult", "ann")[1]
     D = asserting(D, "Person_is_adult", "bob")[1]
     assert rows(D, "Employee_is_staff") == [("ann",)]
+
+
+def test_rules_compiled_at_run_time_derive_over_the_population() -> None:
+    D = arest.compile("Person(.Name) is an entity type.\nPerson1 is parent of Person2.\n"
+                      "Person 'ann' is parent of Person 'bob'.\n"
+                      "Person 'bob' is parent of Person 'cy'.\n")
+    out, D1 = arest.apply(D, "compile", {"readings": "Person1 is grandparent of Person2.\n"
+                                         "* Person1 is grandparent of Person3 if Person1 is "
+                                         "parent of Person2 and Person2 is parent of Person3.\n"})
+    assert not out["rejected"], out
+    assert rows(D1, "Person_is_grandparent_of_Person") == [("ann", "cy")]
+    rules = arest.apply(D1, "schema")[0]["rules"]
+    assert "Person_is_grandparent_of_Person" in [r["fact_type"] for r in rules]
+
+
+def test_verify_reports_violations_of_derived_facts_without_committing() -> None:
+    D = arest.compile(FAMILY + "  Each Person1 is grandparent of at most one Person2.\n"
+                      "Person 'ann' is parent of Person 'bob'.\n"
+                      "Person 'bob' is parent of Person 'cy'.\n")
+    out = arest.apply(D, "verify", {"fact_type": "Person_is_parent_of_Person",
+                                    "bindings": ["bob", "di"]})[0]
+    assert out["would_reject"] and out["violations"][0]["kind"] == "UC"
+    assert rows(D, "Person_is_grandparent_of_Person") == [("ann", "cy")]

@@ -65,7 +65,8 @@ def test_entities_with_fields() -> None:
     items = {item["id"]: item for item in call("list:Order")["items"]}
     assert items["ord-1"]["Customer"] == "acme"  # single-valued: a uniqueness constraint
     assert items["ord-1"]["Tag"] == ["gift", "rush"]  # no uniqueness: a list
-    assert items["ord-1"]["_links"] == {"self": {"href": "/orders/ord-1"}}
+    assert items["ord-1"]["_links"]["self"] == {"href": "/orders/ord-1"}
+    assert items["ord-1"]["_links"]["customer"] == {"href": "/customers/acme", "rel": "parent"}
     assert "Tag" not in items["ord-2"]
     customers = {item["id"]: item for item in call("list:Customer")["items"]}
     assert customers["acme"]["is active"] is True and "is active" not in customers["zeta"]

@@ -1,0 +1,147 @@
+"""State machines → FFP objects, one cell ``machine:<Noun>`` each.
+
+A machine is the object
+
+    ⟨MACHINE, noun, s₀, ⟨terminal status, …⟩, ⟨⟨transition, event, from, to⟩, …⟩, transition,
+     ⟨⟨fact type, transition⟩, …⟩, ⟨⟨verb, transition⟩, …⟩, ⟨⟨verb, status⟩, …⟩⟩
+
+where *transition* is the transition function as a condition chain (Backus 11.2.4),
+⟨s, e⟩ ↦ s′, φ when no transition takes e from s; the machine's fold over events is
+``foldl ((null∘transition → 1; transition))`` from s₀ (an event that is not legal leaves the
+status as it was).  The triples after it are the fact types whose facts fire a transition
+(facts as events), and the verbs performed during a transition (Mealy) and in a status
+(Moore): directives the command result lists as effects.
+
+s₀ is the declared initial status, else the only status no transition enters; terminal
+statuses are the declared ones and those no transition leaves.  Each machine's noun gets the
+fact type ``<Noun> has Status`` (id ``<Noun>_has_Status``), which only the fold writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arest.algebra import Object, State
+from arest.algebra.forms import comp, cond, cons, const, foldl
+from arest.algebra.relations import Fact, Relation
+from arest.compiler.fields import status_fact_type
+from arest.compiler.schema import MachineInfo, Schema
+
+MACHINE = "MACHINE"
+MACHINES_CELL = "machines"
+"""⟨noun, …⟩: the nouns with a machine."""
+
+
+def machine_cell(noun: str) -> str:
+    return f"machine:{noun}"
+
+
+@dataclass(frozen=True)
+class Transition:
+    name: str
+    event: str
+    source: str
+    target: str
+
+
+@dataclass(frozen=True)
+class Machine:
+    """A compiled machine as the system layer reads it back."""
+
+    noun: str
+    initial: str
+    terminal: tuple[str, ...]
+    transitions: tuple[Transition, ...]
+    function: Object
+    triggers: tuple[tuple[str, str], ...] = ()
+    during: tuple[tuple[str, str], ...] = ()
+    within: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def events(self) -> list[str]:
+        return sorted({t.event for t in self.transitions})
+
+    def legal(self, status: str) -> list[Transition]:
+        """The transitions that leave status, by event then name."""
+        return sorted((t for t in self.transitions if t.source == status),
+                      key=lambda t: (t.event, t.name))
+
+    def fold(self) -> Object:
+        """foldl ((null∘transition → 1; transition)): ⟨s, ⟨e₁, …⟩⟩ ↦ the status after."""
+        return foldl(cond(comp("null", self.function), "1", self.function))
+
+    def as_object(self) -> Object:
+        return (MACHINE, self.noun, self.initial, self.terminal,
+                tuple((t.name, t.event, t.source, t.target) for t in self.transitions),
+                self.function, self.triggers, self.during, self.within)
+
+    @classmethod
+    def from_object(cls, obj: Any) -> Machine:
+        _, noun, initial, terminal, transitions, function, triggers, during, within = obj
+        return cls(noun, initial, tuple(terminal),
+                   tuple(Transition(*t) for t in transitions), function,
+                   tuple(tuple(p) for p in triggers), tuple(tuple(p) for p in during),
+                   tuple(tuple(p) for p in within))
+
+
+def transition_function(transitions: Sequence[Transition]) -> Object:
+    """⟨s, e⟩ ↦ s′ as a condition chain: (eq∘[id, ⟨from, e⟩̄] → to̅; …; φ̄)."""
+    chain: Object = const(())
+    for t in reversed(sorted(transitions, key=lambda t: (t.source, t.event, t.name))):
+        chain = cond(comp("eq", cons("id", const((t.source, t.event)))), const(t.target),
+                     chain)
+    return chain
+
+
+def _pairs(state: State, name: str) -> list[Fact]:
+    relation = state.get(name)
+    return sorted(relation) if isinstance(relation, Relation) else []
+
+
+def compile_machine(info: MachineInfo, state: State) -> Machine | None:
+    """The machine, or None when it has no initial status to start from."""
+    transitions = tuple(
+        Transition(t.name, t.event, source, t.targets[0])
+        for t in info.transitions if t.targets for source in t.sources
+    )
+    entered = {t.target for t in transitions}
+    rooted = [s for s in info.statuses if s not in entered]
+    initial = info.initial[0] if info.initial else (rooted[0] if len(rooted) == 1 else None)
+    if initial is None:
+        return None
+    left = {t.source for t in transitions}
+    terminal = tuple(sorted(set(info.terminal) | {s for s in info.statuses if s not in left}))
+    names = {t.name for t in transitions}
+    statuses = set(info.statuses)
+    triggers = tuple((fact_type.replace(" ", "_"), name) for name, fact_type in _pairs(
+        state, "Transition_is_triggered_by_Fact_Type") if name in names)
+    during = tuple((verb, name) for verb, name in _pairs(
+        state, "Verb_is_performed_during_Transition") if name in names)
+    within = tuple((verb, status) for verb, status in _pairs(
+        state, "Verb_is_performed_in_Status") if status in statuses)
+    return Machine(info.noun, initial, terminal, transitions, transition_function(transitions),
+                   triggers, during, within)
+
+
+def machine_cells(schema: Schema, state: State) -> list[tuple[str, Object]]:
+    """``machine:<Noun>`` for each machine that has an initial status, and ``machines``."""
+    cells: list[tuple[str, Object]] = []
+    for info in sorted(schema.machines.values(), key=lambda m: m.noun):
+        machine = compile_machine(info, state)
+        if machine is not None:
+            cells.append((machine_cell(info.noun), machine.as_object()))
+    nouns: Object = tuple(name.removeprefix("machine:") for name, _ in cells)
+    return [*cells, (MACHINES_CELL, nouns)]
+
+
+def status_facts(state: State) -> list[tuple[str, Fact]]:
+    """The metamodel facts declaring ``<Noun> has Status`` for each machine's noun."""
+    facts: list[tuple[str, Fact]] = []
+    for _, noun in _pairs(state, "State_Machine_Definition_is_for_Noun"):
+        fact_type = status_fact_type(noun)
+        facts.append(("Fact_Type_has_Reading_Text", (fact_type, f"{noun} has Status")))
+        facts.append(("Fact_Type_has_Noun_at_Position", (fact_type, noun, "0")))
+        facts.append(("Fact_Type_has_Noun_at_Position", (fact_type, "Status", "1")))
+    return facts

@@ -1,0 +1,98 @@
+"""An entity's ``_links`` (DESIGN §5): ``self``, then the navigation links of Theorem 4.
+
+``links(state, noun, entity)`` is the dict a representation shows: ``self`` first
+(``/<plural>/<id>``), then the links of the cell ``links:<Noun>``
+(:mod:`arest.compiler.links`, which says which fact types give which links and how they are
+keyed): a parent is looked up by index among the entity's own facts and points at the
+related entity, ``{"href": "/customers/acme", "rel": "parent"}``; children, peers and related
+links are collections under the entity, ``{"href": "/orders/ord-1/line-items", "rel":
+"children"}``. So a representation costs what the entity's own facts cost, whatever |P|.
+
+The legal transitions of the entity's state machine belong in the same dict, keyed by event,
+between ``self`` and the navigation links: ``"ship": {"href": "/orders/o1/transition",
+"method": "POST", "event": "ship"}``. This module does not compute them; :func:`links` is the
+place to merge them in, and a navigation key never equals ``self``.
+
+>>> import arest
+>>> D = arest.compile('''Order(.Order Id) is an entity type.
+... Customer(.Name) is an entity type.
+... Order was placed by Customer.
+...   Each Order was placed by exactly one Customer.
+... Order 'o1' was placed by Customer 'acme'.''')
+>>> links(D, "Order", "o1")["customer"]
+{'href': '/customers/acme', 'rel': 'parent'}
+>>> links(D, "Customer", "acme")["orders"]
+{'href': '/customers/acme/orders', 'rel': 'children'}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from arest.algebra import Object, State
+from arest.algebra.relations import Relation
+from arest.compiler.links import PARENT, Link, links_cell
+from arest.compiler.links import plural as plural_of
+from arest.compiler.memo import IdentityMemo
+from arest.system.machines import machine_of, status_of
+
+
+def plural(state: State, noun: str) -> str:
+    """``Noun 'X' has Plural 'y'``, or the slug with ``s``."""
+    declared = state.get("Noun_has_Plural")
+    if isinstance(declared, Relation):
+        for _, value in declared.matching(0, noun):
+            return value
+    return plural_of(noun)
+
+
+def href(state: State, noun: str, entity: str) -> str:
+    """The entity's url, ``/<plural>/<id>`` (the id percent-encoded)."""
+    return f"/{plural(state, noun)}/{quote(entity, safe='')}"
+
+
+def _decode(contents: Object) -> tuple[tuple[Link, str], ...]:
+    """Each link, with the path it adds after the entity's url (for all but parents)."""
+    assert type(contents) is tuple
+    decoded = (Link.from_object(item) for item in contents)
+    return tuple((link, "/" + quote(link.key, safe="")) for link in decoded)
+
+
+_decoded = IdentityMemo(_decode)
+
+
+def navigation(state: State, noun: str, entity: str, url: str) -> dict[str, Any]:
+    """The navigation links of the entity, whose url is ``url``, by the noun's cell."""
+    contents = state.get(links_cell(noun))
+    if type(contents) is not tuple:
+        return {}
+    out: dict[str, Any] = {}
+    for link, path in _decoded(contents):
+        if link.rel != PARENT:
+            out[link.key] = {"href": url + path, "rel": link.rel}
+            continue
+        relation = state.get(link.fact_type)
+        if not isinstance(relation, Relation):
+            continue
+        targets = [fact[link.other] for fact in relation.matching(link.role, entity)]
+        if targets:
+            out[link.key] = {"href": href(state, link.noun, min(targets)), "rel": PARENT}
+    return out
+
+
+def links(state: State, noun: str, entity: str) -> dict[str, Any]:
+    """The entity's ``_links``: ``self`` first, then the events legal from its status (keyed
+    by event: π_event of the transitions from the status, Theorem 4), then its navigation
+    links.  A navigation key never takes an event's place."""
+    url = href(state, noun, entity)
+    out: dict[str, Any] = {"self": {"href": url}}
+    machine = machine_of(state, noun)
+    status = status_of(state, noun, entity) if machine is not None else None
+    if machine is not None and status is not None:
+        for transition in machine.legal(status):
+            out.setdefault(transition.event, {"href": f"{url}/transition", "method": "POST",
+                                              "event": transition.event})
+    for key, link in navigation(state, noun, entity, url).items():
+        out.setdefault(key, link)
+    return out

@@ -1,0 +1,111 @@
+"""Machines at run time: an entity's status, its start, its legal events, the effects.
+
+The status of an entity of a noun with a machine is its one fact of ``<Noun> has Status``,
+written here only: s₀ when the entity is created, the transition function's value when an
+event fires (:mod:`arest.system.transitions`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arest.algebra import State, evaluate
+from arest.algebra.relations import Relation
+from arest.compiler.fields import status_fact_type
+from arest.compiler.machines import MACHINES_CELL, Machine, Transition, machine_cell
+from arest.compiler.memo import IdentityMemo
+from arest.compiler.population import Change, role_nouns
+
+_decoded = IdentityMemo(Machine.from_object)
+
+
+def machine_of(state: State, noun: str) -> Machine | None:
+    contents = state.get(machine_cell(noun))
+    return _decoded(contents) if type(contents) is tuple else None
+
+
+def status_of(state: State, noun: str, entity: str) -> str | None:
+    relation = state.get(status_fact_type(noun))
+    if not isinstance(relation, Relation):
+        return None
+    return next((status for _, status in relation.matching(0, entity)), None)
+
+
+def start(change: Change, noun: str, entity: str) -> None:
+    """A new entity of a noun with a machine enters s₀."""
+    machine = machine_of(change.state, noun)
+    if machine is not None and status_of(change.state, noun, entity) is None:
+        change.add(status_fact_type(noun), (entity, machine.initial))
+
+
+def fire(change: Change, machine: Machine, entity: str, event: str) -> Transition | None:
+    """The entity's status after event, by the transition function; None (and no change)
+    when event is not legal from its status."""
+    current = status_of(change.state, machine.noun, entity)
+    if current is None:
+        return None
+    target = evaluate(machine.function, (current, event), change.state)
+    if type(target) is not str:
+        return None
+    transition = next(t for t in machine.legal(current) if t.event == event)
+    fact_type = status_fact_type(machine.noun)
+    change.remove(fact_type, (entity, current))
+    change.add(fact_type, (entity, target))
+    return transition
+
+
+def triggered(state: State, added: dict[str, set[tuple[str, ...]]]
+              ) -> list[tuple[Machine, str, Transition]]:
+    """The transitions that facts entering P fire by their fact type (facts as events): for
+    each added fact of a trigger fact type and each role the machine's noun plays in it, the
+    transition, when it is legal from that entity's status."""
+    found: dict[tuple[str, str, str], tuple[Machine, str, Transition]] = {}
+    for machine in _machines_with_triggers(state):
+        for fact_type, name in machine.triggers:
+            facts = added.get(fact_type)
+            if not facts:
+                continue
+            positions = [i for i, noun in enumerate(role_nouns(state, fact_type))
+                         if noun == machine.noun]
+            for fact in sorted(facts):
+                for position in positions:
+                    entity = fact[position]
+                    status = status_of(state, machine.noun, entity)
+                    for t in machine.legal(status or ""):
+                        if t.name == name:
+                            found.setdefault((machine.noun, entity, t.event), (machine, entity, t))
+    return [found[key] for key in sorted(found)]
+
+
+def _machines_with_triggers(state: State) -> list[Machine]:
+    names = state.get(MACHINES_CELL)
+    machines = [machine_of(state, str(noun)) for noun in names] if type(names) is tuple else []
+    return [m for m in machines if m is not None and m.triggers]
+
+
+def is_terminal(state: State, noun: str, entity: str) -> bool:
+    machine = machine_of(state, noun)
+    return machine is not None and status_of(state, noun, entity) in machine.terminal
+
+
+def effects(state: State, fired: list[tuple[str, str, Transition]],
+            entered: dict[str, set[tuple[str, ...]]]) -> list[dict[str, Any]]:
+    """The verbs the runtime is to perform: during each fired transition (Mealy), then in
+    each status an entity entered (Moore)."""
+    out: list[dict[str, Any]] = []
+    for noun, entity, transition in fired:
+        machine = machine_of(state, noun)
+        for verb, name in machine.during if machine is not None else ():
+            if name == transition.name:
+                out.append({"verb": verb, "noun": noun, "id": entity,
+                            "transition": transition.name, "event": transition.event})
+    for fact_type, facts in sorted(entered.items()):
+        if not fact_type.endswith("_has_Status"):
+            continue
+        for entity, status in sorted(facts):
+            noun = fact_type[: -len("_has_Status")].replace("_", " ")
+            machine = machine_of(state, noun)
+            for verb, where in machine.within if machine is not None else ():
+                if where == status:
+                    out.append({"verb": verb, "noun": noun, "id": entity, "status": status})
+    return out
