@@ -5,9 +5,10 @@
 - ``gp``: ``* Person1 is grandparent of Person3 if Person1 is parent of Person2 and Person2
   is parent of Person3.``
 
-Load compiles the readings and puts the edges into D as facts (``arest.testing.bulk_load``:
-no validation, no derivation); derive is ``derive_all``, the from-scratch fixed point with
-every derived fact's support (its provenance) recorded; read back is the fact type's facts.
+Load compiles the readings, puts the edges into D as facts (``arest.testing.bulk_load``:
+no validation, no derivation) and builds the edge relation's indexes; derive is
+``derive_all``, the from-scratch fixed point with every derived fact's support (its
+provenance) recorded; read back is the fact type's facts.
 """
 
 from __future__ import annotations
@@ -32,7 +33,12 @@ def arest_load(query: str, edges: list[Edge]) -> Any:
     import arest
     from arest.testing import bulk_load
 
-    return bulk_load(arest.compile(READINGS[query]), [(EDGES[query], e) for e in edges])
+    D = bulk_load(arest.compile(READINGS[query]), [(EDGES[query], e) for e in edges])
+    # Loading a table includes its indexes, as the SQL peers' keyed tables and the hand
+    # loop's successor dict do: a frozen relation builds each role's index on first use.
+    for role in (0, 1):
+        D[EDGES[query]].by_value(role)
+    return D
 
 
 def arest_derive(query: str, D: Any) -> Any:

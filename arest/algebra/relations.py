@@ -178,6 +178,15 @@ class Relation:
         known = self._find(fact)
         if known is not _ABSENT and known == payload:
             return self
+        base_size = len(self._base.facts) if self._base is not None else 0
+        if (known is _ABSENT and self.arity and fact not in self._removed
+                and self._layered_entries() < max(self.compaction_floor, base_size // 2)):
+            # The common case, a new fact: one path per role in the overlay.
+            indexes = tuple(
+                index.set(value, index.get(value, EMPTY).set(fact, True if role else payload))
+                for role, (index, value) in enumerate(zip(self._indexes, fact, strict=True))
+            )
+            return self._layered(self._base, indexes, self._removed, self._size + 1)
         return self._changed({fact: payload})
 
     def extended(self, facts: Iterable[Fact]) -> Relation:
@@ -200,6 +209,13 @@ class Relation:
         """This relation without fact; itself when fact is not there."""
         if self._find(fact) is _ABSENT:
             return self
+        if self.arity and (self._base is None or fact not in self._base.facts):
+            # A fact of the overlay only: its path in each role's index goes.
+            indexes: list[_Index] = []
+            for index, value in zip(self._indexes, fact, strict=True):
+                rest = index[value].delete(fact)
+                indexes.append(index.set(value, rest) if rest else index.delete(value))
+            return self._layered(self._base, tuple(indexes), self._removed, self._size - 1)
         return self._changed({fact: _ABSENT})
 
     def updated(
