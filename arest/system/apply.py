@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from arest.algebra import State
-from arest.system import entity_verbs, fact_verbs, snapshots, transitions
+from arest.system import entity_verbs, evolution, fact_verbs, snapshots, transitions
 from arest.system.context import Context, read_context
 from arest.system.describe import describe
 from arest.system.entities import list_entities
@@ -48,8 +48,9 @@ _VERBS: dict[str, tuple[bool, Handler]] = {
     "retract": (False, lambda s, t, r, c: fact_verbs.retract_fact(s, r)),
     "verify": (False, lambda s, t, r, c: (fact_verbs.verify(s, r), s)),
     "explain": (False, lambda s, t, r, c: (explain(s, r), s)),
-    "transition": (True, lambda s, t, r, c: transitions.transition(s, t, r)),
-    "delete": (True, lambda s, t, r, c: transitions.delete(s, t, r)),
+    "transition": (True, lambda s, t, r, c: transitions.transition(s, t, r, c)),
+    "delete": (True, lambda s, t, r, c: transitions.delete(s, t, r, c)),
+    "propose": (False, lambda s, t, r, c: evolution.propose(s, r, c)),
     "actions": (False, lambda s, t, r, c: (transitions.actions(s, r), s)),
     "compile": (False, lambda s, t, r, c: compile_readings(s, r)),
     "snapshot": (False, lambda s, t, r, c: snapshots.snapshot(s, r, c)),

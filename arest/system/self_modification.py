@@ -19,6 +19,15 @@ from arest.system.validate import alethic, all_violations
 Output = dict[str, Any]
 
 
+def reading_refusal(error: ReadingError) -> Refusal:
+    """``reading_error`` with every diagnostic: path, line, column, message."""
+    return Refusal(
+        "reading_error", str(error),
+        diagnostics=[{"path": d.path, "line": d.line, "column": d.column,
+                      "message": d.message} for d in error.diagnostics],
+    )
+
+
 def compile_readings(state: State, request: Any) -> tuple[Output, State]:
     if not isinstance(request, dict) or set(request) != {"readings"} or not isinstance(
         request["readings"], str
@@ -29,11 +38,7 @@ def compile_readings(state: State, request: Any) -> tuple[Output, State]:
     try:
         compiled = read_sources(sources)
     except ReadingError as error:
-        raise Refusal(
-            "reading_error", str(error),
-            diagnostics=[{"path": d.path, "line": d.line, "column": d.column,
-                          "message": d.message} for d in error.diagnostics],
-        ) from None
+        raise reading_refusal(error) from None
     after = derive_all(build(state, sources, compiled))
     found = all_violations(after)
     rejected = bool(alethic(found))

@@ -15,6 +15,8 @@ from typing import Any
 from arest.algebra import State
 from arest.algebra.relations import Relation
 from arest.compiler.population import Change, exists
+from arest.system import evolution
+from arest.system.context import Context
 from arest.system.entities import fields, href
 from arest.system.entity_verbs import Output, command_result
 from arest.system.errors import Refusal, invalid_input
@@ -22,6 +24,7 @@ from arest.system.inputs import atom, entity_id
 from arest.system.machines import fire, machine_of, status_of
 
 DELETE = "delete"
+NO_CONTEXT = Context()
 
 
 def _entity(state: State, noun: str, request: Any, keys: set[str]) -> str:
@@ -36,15 +39,17 @@ def _entity(state: State, noun: str, request: Any, keys: set[str]) -> str:
     return entity
 
 
-def transition(state: State, noun: str, request: Any) -> tuple[Output, State]:
+def transition(state: State, noun: str, request: Any, context: Context = NO_CONTEXT
+               ) -> tuple[Output, State]:
     if not isinstance(request, dict) or "id" not in request or "event" not in request:
         raise invalid_input("$", "an object with the id and the event")
     entity = _entity(state, noun, request, {"id", "event"})
     event = atom(request["event"], "$.event")
-    return _fire(state, noun, entity, event)
+    return _fire(state, noun, entity, event, context)
 
 
-def _fire(state: State, noun: str, entity: str, event: str) -> tuple[Output, State]:
+def _fire(state: State, noun: str, entity: str, event: str, context: Context = NO_CONTEXT
+          ) -> tuple[Output, State]:
     machine = machine_of(state, noun)
     if machine is None or event not in machine.events:
         events = machine.events if machine is not None else []
@@ -62,7 +67,13 @@ def _fire(state: State, noun: str, entity: str, event: str) -> tuple[Output, Sta
         out, _ = command_result(state, Change(state), (noun, entity))
         out.update(rejected=True, violations=[violation])
         return out, state
-    return command_result(state, change, (noun, entity), fired=[(noun, entity, fired)])
+    governed = evolution.applying(change, noun, entity, event, context)
+    out, after = command_result(state, change, (noun, entity), fired=[(noun, entity, fired)])
+    if governed:
+        return evolution.applied(state, out, after, entity)
+    if noun == evolution.DOMAIN_CHANGE and not out["rejected"]:
+        out["next_actions"] = evolution.next_actions(after, entity)
+    return out, after
 
 
 def actions(state: State, request: Any) -> Output:
@@ -81,7 +92,8 @@ def actions(state: State, request: Any) -> Output:
     return {"id": entity, "noun": noun, "status": status, "actions": listed}
 
 
-def delete(state: State, noun: str, request: Any) -> tuple[Output, State]:
+def delete(state: State, noun: str, request: Any, context: Context = NO_CONTEXT
+           ) -> tuple[Output, State]:
     entity = _entity(state, noun, request, {"id"})
     machine = machine_of(state, noun)
     if machine is not None:
@@ -91,7 +103,7 @@ def delete(state: State, noun: str, request: Any) -> tuple[Output, State]:
             raise Refusal("no_delete_transition",
                           f"{noun} '{entity}' is {status}: delete is not legal from there",
                           events=legal)
-        return _fire(state, noun, entity, DELETE)
+        return _fire(state, noun, entity, DELETE, context)
     change = Change(state)
     roles = state.get("Fact_Type_has_Noun_at_Position")
     for member_of in change.member_of(noun):
