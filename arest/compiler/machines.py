@@ -136,6 +136,56 @@ def machine_cells(schema: Schema, state: State) -> list[tuple[str, Object]]:
     return [*cells, (MACHINES_CELL, nouns)]
 
 
+def trapped_cycles(machine: Machine) -> list[tuple[str, ...]]:
+    """The cycles of statuses no transition leaves: ``It is obligatory that each cycle has some
+    exit transition`` (a warning, not a rejection: such a machine may be meant to run forever).
+
+    Each is a strongly connected set of two or more statuses (or one with a transition to
+    itself) with no transition to a status outside it, sorted.
+
+    >>> loop = [Transition("a", "go", "A", "B"), Transition("b", "back", "B", "A")]
+    >>> trapped_cycles(Machine("N", "A", (), tuple(loop), ()))
+    [('A', 'B')]
+    """
+    successors: dict[str, set[str]] = {}
+    for t in machine.transitions:
+        successors.setdefault(t.source, set()).add(t.target)
+        successors.setdefault(t.target, set())
+
+    def reach(status: str) -> set[str]:
+        seen, pending = set(), [status]
+        while pending:
+            for following in successors[pending.pop()]:
+                if following not in seen:
+                    seen.add(following)
+                    pending.append(following)
+        return seen
+
+    reached = {status: reach(status) for status in successors}
+    found: set[tuple[str, ...]] = set()
+    for status, ahead in reached.items():
+        if status not in ahead:
+            continue
+        cycle = frozenset(s for s in ahead if status in reached[s])
+        leaves = any(t.source in cycle and t.target not in cycle for t in machine.transitions)
+        if not leaves:
+            found.add(tuple(sorted(cycle)))
+    return sorted(found)
+
+
+def machine_warnings(schema: Schema, state: State) -> list[str]:
+    """A warning for each machine cycle without an exit transition."""
+    warnings: list[str] = []
+    for info in sorted(schema.machines.values(), key=lambda m: m.noun):
+        machine = compile_machine(info, state)
+        for cycle in trapped_cycles(machine) if machine is not None else ():
+            warnings.append(
+                f"State Machine Definition '{info.noun}': the statuses {', '.join(cycle)} "
+                "form a cycle no transition leaves (it is obligatory that each cycle has "
+                "some exit transition)")
+    return warnings
+
+
 def status_facts(state: State) -> list[tuple[str, Fact]]:
     """The metamodel facts declaring ``<Noun> has Status`` for each machine's noun."""
     facts: list[tuple[str, Fact]] = []

@@ -21,7 +21,7 @@ from arest.compiler.constraints import constraint_cells
 from arest.compiler.derivations import RuleError, compile_rule, program, program_cells, strata
 from arest.compiler.fields import resolve_cells
 from arest.compiler.links import link_cells
-from arest.compiler.machines import machine_cells, status_facts
+from arest.compiler.machines import machine_cells, machine_warnings, status_facts
 from arest.compiler.population import membership_facts, with_facts, with_populations
 from arest.compiler.schema import schema_of
 from arest.forml2 import (
@@ -161,6 +161,6 @@ def build(state: State | None, sources: Iterable[Source], compiled: Compiled) ->
             *program_cells(program(schema, compiled.rules)),
             *machine_cells(schema, populated),
             (SOURCE_CELL, source_object),
-            (WARNINGS_CELL, compiled.warnings),
+            (WARNINGS_CELL, (*compiled.warnings, *machine_warnings(schema, populated))),
         ],
     )

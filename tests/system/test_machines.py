@@ -237,3 +237,12 @@ def test_links_hold_the_legal_transitions_keyed_by_event() -> None:
     D = firing(D, "Order", "o1", "cancel")[1]
     links = arest.apply(D, "read:Order", "o1")[0]["_links"]
     assert "cancel" not in links and "place" not in links  # a terminal status: no transition
+
+
+def test_a_cycle_without_an_exit_is_a_compile_warning() -> None:
+    D = arest.compile(MACHINE_READINGS + "Transition 'reopen' is defined in State Machine "
+                      "Definition 'Ticket'.\nTransition 'reopen' is from Status 'Closed'.\n"
+                      "Transition 'reopen' is to Status 'Open'.\n")
+    assert any("form a cycle no transition leaves" in w and "Closed, Open, Urgent" in w
+               for w in arest.warnings(D))
+    assert not any("cycle" in w for w in arest.warnings(corpus("notifications")))
