@@ -63,6 +63,19 @@ def facts_with(fact_type: str, roles: Sequence[int]) -> Object:
     return comp(alpha("2"), filter_(same), "distl", cons("id", first))
 
 
+def holding(facts: Object, restricted: Sequence[tuple[int, str]]) -> Object:
+    """The facts that hold each (role, value) of ``restricted`` (roles 0-based): a clause's
+    literals (``Parcel has Status 'Shipped'``) select among the facts its key selects.
+
+    >>> show(apply(holding("id", [(1, "Shipped")]), read("<<p1, Packed>, <p2, Shipped>>")))
+    '<<p2, Shipped>>'
+    """
+    if not restricted:
+        return facts
+    literal = _all([comp("eq", cons(str(role + 1), const(value))) for role, value in restricted])
+    return comp(filter_(literal), facts)
+
+
 def _count(fact_type: str, roles: Sequence[int]) -> Object:
     if len(roles) == 1:
         return comp("count", cons(const(fact_type), _number(roles[0] + 1), "1"))
@@ -127,6 +140,8 @@ def _external_uniqueness(
 
 
 def _uniqueness(c: ConstraintInfo, schema: Schema) -> Check | None:
+    if c.restrictions:
+        return None
     (clause,) = c.clauses()
     if len(clause) != 1:
         return _external_uniqueness(clause, schema)
@@ -140,6 +155,8 @@ def _uniqueness(c: ConstraintInfo, schema: Schema) -> Check | None:
 
 
 def _frequency(c: ConstraintInfo, schema: Schema) -> Check | None:
+    if c.restrictions:
+        return None
     (clause,) = c.clauses()
     if len(clause) != 1:
         return None
@@ -162,6 +179,8 @@ def _entity_noun(clause: list[tuple[str, tuple[int, ...]]], schema: Schema) -> s
 
 
 def _mandatory(c: ConstraintInfo, schema: Schema) -> Check | None:
+    if c.restrictions:
+        return None
     (clause,) = c.clauses()
     noun = _entity_noun(clause, schema)
     if noun is None:
@@ -173,14 +192,19 @@ def _mandatory(c: ConstraintInfo, schema: Schema) -> Check | None:
 
 
 def _set_of_clauses(c: ConstraintInfo, schema: Schema) -> Check | None:
-    """XO, XC, OR over clauses that each select facts by a key of the same shape."""
+    """XO, XC, OR over clauses that each select facts by a key of the same shape (and hold
+    the clause's literals)."""
     clauses = [clause[0] for clause in c.clauses() if len(clause) == 1]
     if len(clauses) != len(c.clauses()) or len({len(r) for _, r in clauses}) != 1:
         return None
-    satisfied = comp(
-        "length", filter_("id"),
-        cons(*(_nonempty(facts_with(f, roles)) for f, roles in clauses)),
-    )
+    literals = [c.restricted(number, f) for number, (f, _) in enumerate(clauses, start=1)]
+    if sum(len(found) for found in literals) != len(c.restrictions):
+        return None
+    selected = [
+        holding(facts_with(f, roles), found)
+        for (f, roles), found in zip(clauses, literals, strict=True)
+    ]
+    satisfied = comp("length", filter_("id"), cons(*(_nonempty(s) for s in selected)))
     limit = {"XC": ("gt", 1), "OR": ("eq", 0), "XO": ("eq", 1)}[c.kind]
     violated = comp(limit[0], cons(satisfied, _number(limit[1])))
     if c.kind == "XO":
@@ -194,8 +218,7 @@ def _set_of_clauses(c: ConstraintInfo, schema: Schema) -> Check | None:
     noun = _entity_noun(clauses, schema)
     if c.kind != "XC" and noun is not None:
         triggers.append((ENTITIES, noun, ()))
-    detail = cons(*(facts_with(f, roles) for f, roles in clauses))
-    return triggers, _violations(violated, detail)
+    return triggers, _violations(violated, cons(*selected))
 
 
 def _aligned(
@@ -219,7 +242,8 @@ def _aligned(
 def _join_subset(c: ConstraintInfo, schema: Schema) -> list[Check] | None:
     """A subset whose first clause joins two fact types (``If some Customer places some Order
     then that Order has Shipping Address equal to that Customer's Shipping Address``): for
-    every x and y the join pairs, ⟨x, y⟩ must be a fact of the second clause.
+    every x and y the join pairs, ⟨x, y⟩ must be a fact of the second clause.  Literals of
+    the first joined fact type select among its facts; others are not enforced.
 
     The key is x (an Order).  A new fact of the first joined fact type names its x; a removed
     fact of the second clause names its x; a new fact of the other joined fact type names the
@@ -232,6 +256,9 @@ def _join_subset(c: ConstraintInfo, schema: Schema) -> list[Check] | None:
     target, target_roles = clauses[1][0]
     if set(spans) != {fa, fb} or any(len(roles) != 1 for roles in spans.values()):
         return None
+    restricted = c.restricted(1, fa)
+    if len(restricted) != len(c.restrictions):
+        return None
     ra, rb = spans[fa][0], spans[fb][0]
     x_noun, y_noun = schema.fact_types[fa].roles[ra], schema.fact_types[fb].roles[rb]
     target_nouns = [schema.fact_types[target].roles[r] for r in target_roles]
@@ -239,7 +266,8 @@ def _join_subset(c: ConstraintInfo, schema: Schema) -> list[Check] | None:
         schema.fact_types[target].roles
     ) != 2:
         return None
-    joined = comp(alpha(str(ja + 1)), "matching", cons(const(fa), _number(ra + 1), "1"))
+    joined = comp(alpha(str(ja + 1)), holding(
+        comp("matching", cons(const(fa), _number(ra + 1), "1")), restricted))
     expand = comp("distl", cons("1", comp(
         alpha(str(rb + 1)), "matching", cons(const(fb), _number(jb + 1), "2"))))
     pairs = comp("concat", alpha(expand), "distl", cons("1", joined))
@@ -248,8 +276,8 @@ def _join_subset(c: ConstraintInfo, schema: Schema) -> list[Check] | None:
     missing = comp(filter_(_not(_holds(target, fact))), pairs)
     check = _violations(_nonempty(missing), missing)
     x_role = schema.fact_types[target].roles.index(x_noun)
-    xs_of_join = comp(alpha(cons("id")), alpha(str(ra + 1)), "matching",
-                      cons(const(fa), _number(ja + 1), "1"))
+    xs_of_join = comp(alpha(cons("id")), alpha(str(ra + 1)), holding(
+        comp("matching", cons(const(fa), _number(ja + 1), "1")), restricted))
     by_join = comp(check, "concat", alpha(xs_of_join))
     return [
         ([(ADDED, fa, (ra + 1,)), (REMOVED, target, (x_role + 1,))], check),
@@ -267,7 +295,11 @@ def _subset(c: ConstraintInfo, schema: Schema) -> Check | list[Check] | None:
     sup_roles = _aligned(clauses[0][0], clauses[1][0], schema)
     if sup_roles is None:
         return None
-    sub, sup = facts_with(sub_type, sub_roles), facts_with(sup_type, sup_roles)
+    sub_literals, sup_literals = c.restricted(1, sub_type), c.restricted(2, sup_type)
+    if len(sub_literals) + len(sup_literals) != len(c.restrictions):
+        return None
+    sub = holding(facts_with(sub_type, sub_roles), sub_literals)
+    sup = holding(facts_with(sup_type, sup_roles), sup_literals)
     if c.kind == "SS":
         violated = _all([_nonempty(sub), comp("null", sup)])
         triggers = [(ADDED, sub_type, _roles_1(sub_roles)),
@@ -280,6 +312,8 @@ def _subset(c: ConstraintInfo, schema: Schema) -> Check | list[Check] | None:
 
 
 def _ring(c: ConstraintInfo, schema: Schema) -> Check | None:
+    if c.restrictions:
+        return None
     (clause,) = c.clauses()
     if len(clause) != 1 or len(schema.fact_types[clause[0][0]].roles) != 2:
         return None
@@ -339,6 +373,8 @@ def _ring(c: ConstraintInfo, schema: Schema) -> Check | None:
 
 
 def _value(c: ConstraintInfo, schema: Schema) -> Check | None:
+    if c.restrictions:
+        return None
     if c.comparison is not None:
         (clause,) = c.clauses()
         if len(clause) != 1 or len(clause[0][1]) != 1:

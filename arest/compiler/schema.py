@@ -49,6 +49,23 @@ class ConstraintInfo:
     noun: str = ""
     joins: tuple[tuple[str, int, str, int, int], ...] = ()
     """(fact type, role, fact type, role, clause): roles of one clause that must agree."""
+    restrictions: tuple[tuple[str, int, str, int], ...] = ()
+    """(fact type, role, value, clause): within the clause, only the facts of the fact type
+    whose role holds the value count (the literal the clause writes there)."""
+
+    def restricted(self, clause: int, fact_type: str) -> tuple[tuple[int, str], ...]:
+        """(role, value) for each literal clause ``clause`` (1-based) writes in fact_type.
+
+        >>> c = ConstraintInfo("c", "SS", "alethic", "", (("A_has_B", 0, 1),),
+        ...                    restrictions=(("A_has_B", 1, "red", 1),))
+        >>> c.restricted(1, "A_has_B"), c.restricted(2, "A_has_B")
+        (((1, 'red'),), ())
+        """
+        return tuple(
+            (role, value)
+            for restricted, role, value, number in self.restrictions
+            if number == clause and restricted == fact_type
+        )
 
     def clauses(self) -> list[list[tuple[str, tuple[int, ...]]]]:
         """Per clause, each fact type it spans with the roles spanned there, in order."""
@@ -178,6 +195,11 @@ def schema_of(state: State) -> Schema:
         state, "Constraint_joins_Fact_Type_at_Position_to_Fact_Type_at_Position_in_Clause_Number"
     ):
         joins[constraint].append((left, int(left_role), right, int(right_role), int(clause)))
+    restrictions: dict[str, list[tuple[str, int, str, int]]] = defaultdict(list)
+    for constraint, fact_type, role, value, clause in _facts(
+        state, "Constraint_restricts_Fact_Type_at_Position_to_Allowed_Value_in_Clause_Number"
+    ):
+        restrictions[constraint].append((fact_type, int(role), value, int(clause)))
 
     def number(grouped: dict[str, list[str]], key: str) -> int | None:
         text = _single(grouped, key)
@@ -198,6 +220,7 @@ def schema_of(state: State) -> Schema:
             tuple(allowed.get(constraint, ())),
             _single(on_noun, constraint),
             tuple(sorted(joins.get(constraint, ()))),
+            tuple(sorted(restrictions.get(constraint, ()), key=lambda r: (r[3], r[0], r[1]))),
         )
         for constraint in sorted(constraint_kinds)
     }

@@ -31,6 +31,9 @@ class ConstraintSentences(Phrasing):
     """Says constraints and possibilities against one schema."""
 
     def constraint(self, c: Constraint) -> str:
+        self.said_literals(c)
+        if c.restrictions and c.kind not in ("SS", "EQ", *_SETQ):
+            raise VerbalizationError(f"a {c.kind} constraint keeps no literal: {c}")
         if c.kind == "VC" and c.comparison is None:
             values = ", ".join(quote(v) for v in c.values)
             return f"The possible values of {c.noun} are {values}."
@@ -48,6 +51,26 @@ class ConstraintSentences(Phrasing):
         if c.kind == "VC":
             return self.comparison(c, span)
         return self.cardinality(c, span)
+
+    def literals(self, c: Constraint, clause: int, span: Span) -> dict[int, str]:
+        """Role → the literal phrase (``Status 'Shipped'``) clause ``clause`` (1-based)
+        writes in ``span``'s fact type; a literal on a role the span covers, or in a fact
+        type the clause does not span, has no sentence."""
+        said: dict[int, str] = {}
+        for r in c.restrictions:
+            if r.clause != clause or r.fact_type != span.fact_type:
+                continue
+            ft = self.fact_type(span.fact_type)
+            if r.role in span.roles or r.role in said or not 0 <= r.role < len(ft.roles):
+                raise VerbalizationError(f"a literal on role {r.role} of {r.fact_type}: {c}")
+            said[r.role] = f"{ft.roles[r.role]} {quote(r.value)}"
+        return said
+
+    def said_literals(self, c: Constraint) -> None:
+        """Raises unless every restriction is on a fact type its clause spans."""
+        spanned = {(n, s.fact_type) for n, spans in enumerate(c.spans, 1) for s in spans}
+        if any((r.clause, r.fact_type) not in spanned for r in c.restrictions):
+            raise VerbalizationError(f"a literal outside the clauses' fact types: {c}")
 
     def single(self, c: Constraint) -> tuple[Span]:
         if len(c.spans) != 1 or len(c.spans[0]) != 1:
@@ -203,24 +226,31 @@ class ConstraintSentences(Phrasing):
             raise VerbalizationError(f"a deontic {_ADJECTIVE[c.kind]} constraint has no sentence")
         return self.deontic(c, bodies[c.kind])
 
-    def set_clause(self, span: Span, det_first: str) -> tuple[str, str]:
-        """One clause of a set comparison and the noun of its spanned role."""
+    def set_clause(
+        self, span: Span, det_first: str, literals: dict[int, str] | None = None
+    ) -> tuple[str, str]:
+        """One clause of a set comparison and the noun of its spanned role; ``literals``
+        the literal phrases of other roles (:meth:`literals`)."""
         (role,) = span.roles
+        written = literals or {}
         link = self.membership(span.fact_type)
         if link is not None:
             sup, sub = link
             return f"{det_first} {sup} is {article(sub)} {sub}", sup
         ft = self.fact_type(span.fact_type)
         reading = ft.readings[0]
-        dets = {r: "some" for r in range(len(ft.roles))}
+        dets = {r: "" if r in written else "some" for r in range(len(ft.roles))}
         dets[role] = det_first
-        phrases = {r: ft.roles[r] for r in range(len(ft.roles))}
+        phrases = {r: written.get(r, ft.roles[r]) for r in range(len(ft.roles))}
         return self.clause(ft, reading, phrases, dets), ft.roles[role]
 
     def set_comparison(self, c: Constraint) -> str:
         if c.modality != "alethic":
             raise VerbalizationError("a set comparison has no deontic sentence")
-        said = [self.set_clause(spans[0], "that") for spans in c.spans]
+        said = [
+            self.set_clause(spans[0], "that", self.literals(c, n, spans[0]))
+            for n, spans in enumerate(c.spans, 1)
+        ]
         nouns = {noun for _, noun in said}
         clauses = "; ".join(text for text, _ in said)
         if len(nouns) == 1:
@@ -228,8 +258,11 @@ class ConstraintSentences(Phrasing):
         raise VerbalizationError(f"the clauses of a {c.kind} constraint span different nouns")
 
     def equality(self, c: Constraint) -> str:
-        left, left_noun = self.set_clause(c.spans[0][0], "some")
-        right, right_noun = self.set_clause(c.spans[1][0], "that")
+        if len(c.spans) != 2 or any(len(spans) != 1 for spans in c.spans):
+            raise VerbalizationError(f"an equality spans one fact type per clause: {c}")
+        (first,), (second,) = c.spans
+        left, left_noun = self.set_clause(first, "some", self.literals(c, 1, first))
+        right, right_noun = self.set_clause(second, "that", self.literals(c, 2, second))
         if left_noun != right_noun:
             raise VerbalizationError("an equality constraint spans one noun's roles")
         return capitalise(f"{left} if and only if {right}.")
@@ -262,6 +295,10 @@ class ConstraintSentences(Phrasing):
         (owner_role,), (path_owner,) = join.left.roles, join.right.roles
         (path_target,) = spans[path.id].roles
         owner, target = held.roles[owner_role], path.roles[path_target]
+        literals = self.literals(c, 1, spans[held.id])
+        if len(literals) != len(c.restrictions):
+            raise shape
+        named = {n for r, n in enumerate(held.roles) if r not in literals}
         if (
             path_owner == path_target
             or path.roles[path_owner] != owner
@@ -270,12 +307,13 @@ class ConstraintSentences(Phrasing):
         ):
             raise shape
         compared = [r for r in superset.roles if then.roles[r] == target]
-        shared = {r for r, n in enumerate(then.roles) if n in held.roles}
+        shared = {r for r, n in enumerate(then.roles) if n in named}
         reading = self.reading_where(then, last=compared[0]) if len(compared) == 1 else None
         if (
             reading is None
             or set(superset.roles) != shared | set(compared)
-            or set(spans[held.id].roles) != {r for r, n in enumerate(held.roles) if n in then.roles}
+            or set(spans[held.id].roles)
+            != {r for r, n in enumerate(held.roles) if n in then.roles and r not in literals}
             or not spans[held.id].roles
             or self.schema.resolve((owner, target), ("", "has", ""))
             != Resolution(path.id, (path_owner, path_target))
@@ -284,8 +322,8 @@ class ConstraintSentences(Phrasing):
         antecedent = self.clause(
             held,
             held.readings[0],
-            dict(enumerate(held.roles)),
-            dict.fromkeys(range(len(held.roles)), "some"),
+            {r: literals.get(r, n) for r, n in enumerate(held.roles)},
+            {r: "" if r in literals else "some" for r in range(len(held.roles))},
         )
         dets = {r: "that" if r in shared else "some" for r in range(len(then.roles))}
         dets[compared[0]] = ""
@@ -295,25 +333,32 @@ class ConstraintSentences(Phrasing):
 
     def subset(self, c: Constraint) -> str:
         """``If some A … some B then that A … some C``: the spanned roles are the variables
-        the clauses share; a noun that appears twice in one clause gets subscripts."""
+        the clauses share; a noun that appears twice in one clause gets subscripts (its
+        k-th spanned role ``<Noun>k``, the others ``<Noun>11``, …); a role a clause
+        restricts holds its literal (``Status 'Shipped'``)."""
         if c.joins:
             return self.join_subset(c)
         clauses: list[str] = []
         seen: set[str] = set()
         counts: dict[str, int] = {}
-        spanned: list[tuple[FactTypeDecl, tuple[int, ...]]] = []
-        for spans in c.spans:
+        spanned: list[tuple[FactTypeDecl, tuple[int, ...], dict[int, str]]] = []
+        for number, spans in enumerate(c.spans, 1):
             (span,) = spans
-            spanned.append((self.fact_type(span.fact_type), span.roles))
-        repeated = {n for ft, _ in spanned for n in ft.roles if ft.roles.count(n) > 1}
-        for index, (ft, roles) in enumerate(spanned):
+            literals = self.literals(c, number, span)
+            spanned.append((self.fact_type(span.fact_type), span.roles, literals))
+        repeated = {n for ft, _, _ in spanned for n in ft.roles if ft.roles.count(n) > 1}
+        for index, (ft, roles, literals) in enumerate(spanned):
             consequent = index == len(spanned) - 1
             phrases: dict[int, str] = {}
             dets: dict[int, str] = {}
             occurrence: dict[str, int] = {}
             for role, noun in enumerate(ft.roles):
-                occurrence[noun] = occurrence.get(noun, 0) + 1
+                if role in literals:
+                    phrases[role], dets[role] = literals[role], ""
+                    continue
                 if role in roles:
+                    # The clauses' spanned roles correspond in order, noun by noun.
+                    occurrence[noun] = occurrence.get(noun, 0) + 1
                     variable = noun + (str(occurrence[noun]) if noun in repeated else "")
                 else:
                     counts[noun] = counts.get(noun, 0) + 1

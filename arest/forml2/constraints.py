@@ -1,7 +1,9 @@
 """Syntax → constraints and possibilities (the sentences that refer to fact types).
 
 Every constraint records its spans: the roles of the fact types it constrains, one tuple
-per clause, found by :meth:`Schema.resolve`.
+per clause, found by :meth:`Schema.resolve`; the clauses of a subset, equality or set
+comparison also record the literals they write on other roles (:mod:`arest.forml2.literals`).
+A form that cannot keep a literal says so: a constraint never drops one.
 """
 
 from __future__ import annotations
@@ -11,10 +13,12 @@ from arest.forml2.constructs import (
     Constraint,
     Join,
     Possibility,
+    Restriction,
     Source,
     Span,
     constraint_id,
 )
+from arest.forml2.literals import Written, ambiguous, restrictions, written
 from arest.forml2.schema import Resolution
 from arest.forml2.syntax import Clause, Distinct, Phrase, Statement
 
@@ -30,6 +34,12 @@ RING = {
 }
 _NEGATION = ("not", "does", "do", "did")
 _NEGATIVE = frozenset(("not", "cannot", "never"))
+_LITERAL_SUBSET = "`If some Parcel has Status 'Shipped' then that Parcel has some Tracking Number.`"
+_LITERAL_FORMS = (
+    f"{_LITERAL_SUBSET}, `Some Parcel has Colour 'red' if and only if that Parcel is rush.`"
+    " and `For each Parcel, exactly one of the following holds: that Parcel has Colour"
+    " 'red'; that Parcel is rush.`"
+)
 
 
 class Interpreter:
@@ -89,6 +99,51 @@ class Interpreter:
             return None
         return found, nouns
 
+    def no_literal(self, *clauses: Clause) -> bool:
+        """True when no phrase of ``clauses`` holds a literal; else reports that only the
+        clauses of a subset, equality or set comparison keep one."""
+        held = next((p for c in clauses for p in c.phrases if p.literal is not None), None)
+        if held is None:
+            return True
+        self.b.error(
+            self.source,
+            f"this form cannot keep the literal on {held.noun.name}: a literal restricts a"
+            f" clause of a subset, equality or set comparison, as in {_LITERAL_FORMS}",
+            held.noun.offset,
+        )
+        return False
+
+    def values(self, clauses: tuple[Clause, ...]) -> Written | None:
+        """The literals ``clauses`` write (:func:`arest.forml2.literals.written`), or None
+        after reporting a numeral that may as well be a subscript."""
+        unclear = ambiguous(self.source.text, clauses)
+        if unclear is None:
+            return written(self.source.text, clauses)
+        noun = unclear.noun
+        self.b.error(
+            self.source,
+            f"`{noun.name} {noun.subscript}` is the value {noun.subscript} or a variable"
+            f" {noun.variable}: write `{noun.name} '{noun.subscript}'` for the value, or"
+            f" `some {noun.variable}` for any {noun.name}",
+            noun.offset,
+        )
+        return None
+
+    def unspanned(self, spans: tuple[Span, ...], kept: tuple[Restriction, ...]) -> bool:
+        """True when no restriction is on a role its clause spans; else reports it.  A
+        spanned role holds the object the clauses share, which a literal would fix."""
+        spanned = {(span.fact_type, role) for span in spans for role in span.roles}
+        clash = next((r for r in kept if (r.fact_type, r.role) in spanned), None)
+        if clash is None:
+            return True
+        self.b.error(
+            self.source,
+            f"the literal '{clash.value}' is on the role the clauses share"
+            f" ({clash.fact_type} [{clash.role}]); write the literal on another role, as in"
+            f" {_LITERAL_FORMS}",
+        )
+        return False
+
     def constraint(self, kind: str, spans: tuple[tuple[Span, ...], ...], **more: object) -> None:
         self.count += 1
         reading = self.source.text
@@ -132,6 +187,8 @@ class Interpreter:
         The quantified phrase's role is the one counted: a uniqueness or frequency spans the
         other roles (``Each Plan has at most one Price per Interval`` spans Plan and
         Interval), a mandatory constraint the subject's role."""
+        if not self.no_literal(clause):
+            return
         found = self.resolve(clause)
         if found is None:
             return
@@ -211,30 +268,60 @@ class Interpreter:
             (Span(first[0].fact_type, (first[0].roles[index],)),),
             (Span(second[0].fact_type, (second[0].roles[0],)),),
         )
+        values = self.values((main, inner))
+        if values is None:
+            return
+        kept = restrictions(1, first[0], values, 0) + restrictions(2, second[0], values, 1)
+        if not self.unspanned(spans[0] + spans[1], kept):
+            return
         if operator == "forbidden" and negated:
             operator = "obligatory"
-        self.constraint("SS", spans, modality="deontic", operator=operator)
+        self.constraint(
+            "SS", spans, modality="deontic", operator=operator, restrictions=kept
+        )
 
     # ---- multi-clause constraints -----------------------------------------------------------
-    def clause_span(self, clause: Clause, noun: str | None) -> Span | None:
-        """The role ``noun`` plays in a clause of a multi-clause constraint: its anaphoric
-        occurrence (``that Task``) when there is one, else its first; the first role when
-        the constraint names no noun."""
+    def clause_span(
+        self, clauses: tuple[Clause, ...], index: int, noun: str | None, values: Written
+    ) -> tuple[Span, tuple[Restriction, ...]] | None:
+        """The role ``noun`` plays in clause ``index`` of a multi-clause constraint: its
+        anaphoric occurrence (``that Task``) when there is one, else its first; the first
+        role when the constraint names no noun.  With the literals the clause writes on its
+        other roles (``values``, :func:`arest.forml2.literals.written`)."""
+        clause = clauses[index]
         found = self.resolve(clause)
         if found is None:
             return None
         resolution, nouns = found
-        index = anaphor(clause, nouns, noun)
-        return Span(resolution.fact_type, (resolution.roles[index],))
+        phrase = anaphor(clause, nouns, noun, [i for k, i in values if k == index])
+        span = Span(resolution.fact_type, (resolution.roles[phrase],))
+        kept = restrictions(index + 1, resolution, values, index)
+        return (span, kept) if self.unspanned((span,), kept) else None
+
+    def clause_spans(
+        self, clauses: tuple[Clause, ...], noun: str | None
+    ) -> tuple[tuple[tuple[Span, ...], ...], tuple[Restriction, ...]] | None:
+        """:meth:`clause_span` of every clause: the spans, one clause each, and the
+        restrictions; None when one does not resolve or fixes its spanned role."""
+        values = self.values(clauses)
+        if values is None:
+            return None
+        found = [self.clause_span(clauses, i, noun, values) for i in range(len(clauses))]
+        if any(f is None for f in found):
+            return None
+        pairs = [f for f in found if f is not None]
+        return tuple((span,) for span, _ in pairs), tuple(r for _, kept in pairs for r in kept)
 
     def set_comparison(self, st: Statement) -> None:
         noun = self.b.noun(self.source, st.parts["noun"]) if st.parts["noun"] else None
         kind = {"exactly one": "XO", "at most one": "XC", "at least one": "OR"}[st.parts["quant"]]
-        spans = [self.clause_span(c, noun) for c in st.parts["clauses"]]
-        if all(s is not None for s in spans):
-            self.constraint(kind, tuple((s,) for s in spans if s is not None))
+        found = self.clause_spans(tuple(st.parts["clauses"]), noun)
+        if found is not None:
+            self.constraint(kind, found[0], restrictions=found[1])
 
     def spanning(self, st: Statement) -> None:
+        if not self.no_literal(st.parts["clause"]):
+            return
         found = self.resolve(st.parts["clause"])
         if found is None:
             return
@@ -251,6 +338,8 @@ class Interpreter:
         self.constraint("UC", ((Span(resolution.fact_type, roles),),))
 
     def ring(self, clause: Clause, kinds: tuple[str, ...]) -> None:
+        if not self.no_literal(clause):
+            return
         found = self.resolve(clause)
         if found is None:
             return
@@ -265,13 +354,27 @@ class Interpreter:
         """``… if and only if …``: spans the role, in each clause, of the noun the right
         clause refers back to with ``that`` (else their alphabetically first common noun)."""
         left, right = st.parts["left"], st.parts["right"]
-        names = [[self.b.noun(self.source, p.noun) for p in c.phrases] for c in (left, right)]
+        values = self.values((left, right))
+        if values is None:
+            return
+        names = [
+            [
+                self.b.noun(self.source, p.noun)
+                for i, p in enumerate(c.phrases)
+                if (k, i) not in values
+            ]
+            for k, c in enumerate((left, right))
+        ]
         common = set(names[0]) & set(names[1])
-        anaphoric = [n for n, p in zip(names[1], right.phrases, strict=True) if p.det == "that"]
+        anaphoric = [
+            self.b.noun(self.source, p.noun)
+            for i, p in enumerate(right.phrases)
+            if p.det == "that" and (1, i) not in values
+        ]
         noun = next((n for n in anaphoric if n in common), None) or next(iter(sorted(common)), None)
-        spans = (self.clause_span(left, noun), self.clause_span(right, noun))
-        if spans[0] is not None and spans[1] is not None:
-            self.constraint("EQ", ((spans[0],), (spans[1],)))
+        found = self.clause_spans((left, right), noun)
+        if found is not None:
+            self.constraint("EQ", found[0], restrictions=found[1])
 
     def subset(
         self,
@@ -282,30 +385,68 @@ class Interpreter:
         operator: str,
     ) -> None:
         """``If some A … some B then that A … some C``: per clause, the roles of the
-        variables (noun and subscript) that antecedent and consequent share.  A consequent
-        ending ``… C equal to that B's C`` is a join subset (:meth:`join_subset`)."""
+        variables (noun and subscript) that antecedent and consequent share, and the
+        literals it writes on other roles (``If some Parcel has Status 'Shipped' then …``).
+        A consequent ending ``… C equal to that B's C`` is a join subset
+        (:meth:`join_subset`)."""
+        clauses = antecedent + consequent
+        values = self.values(clauses)
+        if values is None:
+            return
 
-        def variables(clauses: tuple[Clause, ...]) -> set[str]:
-            return {p.noun.variable for c in clauses for p in c.phrases if not p.itself}
+        def variables(indices: range) -> set[str]:
+            return {
+                p.noun.variable
+                for k in indices
+                for i, p in enumerate(clauses[k].phrases)
+                if not p.itself and (k, i) not in values
+            }
 
-        shared = variables(antecedent) & variables(consequent)
+        shared = variables(range(len(antecedent))) & variables(
+            range(len(antecedent), len(clauses))
+        )
         spans: list[tuple[Span, ...]] = []
-        for (resolution, _), clause in zip(results, antecedent + consequent, strict=True):
+        kept: list[Restriction] = []
+        for k, ((resolution, _), clause) in enumerate(zip(results, clauses, strict=True)):
             roles = tuple(
                 sorted(
                     resolution.roles[i]
                     for i, p in enumerate(clause.phrases)
-                    if p.noun.variable in shared
+                    if p.noun.variable in shared and (k, i) not in values
                 )
             )
+            if values and not roles:
+                self.b.error(
+                    self.source,
+                    "a subset constraint with a literal relates the objects its clauses"
+                    " share: refer back with `that <Noun>` in every clause, as in"
+                    f" {_LITERAL_SUBSET}",
+                    clause.phrases[0].noun.offset,
+                )
+                return
             spans.append((Span(resolution.fact_type, roles or resolution.roles[:1]),))
+            kept.extend(restrictions(k + 1, resolution, values, k))
         joins: tuple[Join, ...] = ()
-        if any(c.comparison is not None for c in antecedent + consequent):
+        if any(c.comparison is not None for c in clauses):
             joined = self.join_subset(antecedent, consequent, results, spans)
             if joined is None:
                 return
+            if any(r.clause != joined.clause for r in kept):
+                self.b.error(
+                    self.source,
+                    "a join subset keeps literals only in the antecedent clause that names"
+                    " the possessive's owner",
+                )
+                return
             joins = (joined,)
-        self.constraint("SS", tuple(spans), modality=modality, operator=operator, joins=joins)
+        self.constraint(
+            "SS",
+            tuple(spans),
+            modality=modality,
+            operator=operator,
+            joins=joins,
+            restrictions=tuple(kept),
+        )
 
     def join_subset(
         self,
@@ -387,12 +528,29 @@ class Interpreter:
         operator: str,
     ) -> None:
         """A conditional over one ring fact type: the kind its variables' pattern states
-        (:func:`ring_kind`); another pattern is a diagnostic listing the forms."""
+        (:func:`ring_kind`); another pattern is a diagnostic listing the forms.  A literal
+        names one object, which no ring constraint does: with one, the sentence is a subset
+        constraint between the clauses (``If some Person1 likes Person 'bob' then that
+        Person1 likes Person 'alice'``)."""
         antecedent = tuple(p for p in st.parts["antecedent"] if isinstance(p, Clause))
         consequent: tuple[Clause, ...] = st.parts["consequent"]
         clauses = antecedent + consequent
-        pairs = [_pair(c, r) for c, (r, _) in zip(clauses, results, strict=True)]
         negated = any(w in _NEGATIVE for c in consequent for ws in c.words for w in ws.split())
+        if any(p.literal is not None for c in clauses for p in c.phrases):
+            if distinct or negated or st.parts["impossible"] or st.annotation or any(
+                p.itself for c in clauses for p in c.phrases
+            ):
+                self.b.error(
+                    self.source,
+                    "a literal names one object, so this is no ring constraint; as a subset"
+                    " constraint it reads `If some Person1 likes Person 'bob' then that"
+                    " Person1 likes Person 'alice'.` (no `is not`, negation, `itself` or"
+                    " ring annotation)",
+                )
+                return
+            self.subset(antecedent, consequent, results, modality, operator)
+            return
+        pairs = [_pair(c, r) for c, (r, _) in zip(clauses, results, strict=True)]
         kind = None
         if len(consequent) == 1:
             different = {frozenset((d.left.variable, d.right.variable)) for d in distinct}

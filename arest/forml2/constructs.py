@@ -149,6 +149,20 @@ class Join:
 
 
 @dataclass(frozen=True)
+class Restriction:
+    """Within clause ``clause`` (1-based) of a constraint, only the facts of ``fact_type``
+    whose role ``role`` (0-based) holds ``value`` count: the literal the clause writes there.
+    ``If some Parcel has Status 'Shipped' then that Parcel has some Tracking Number``
+    restricts ``Parcel_has_Status`` [1] to ``Shipped`` in clause 1, so only shipped parcels
+    need a tracking number."""
+
+    clause: int
+    fact_type: str
+    role: int
+    value: str
+
+
+@dataclass(frozen=True)
 class Constraint:
     """One of the 17 constraint kinds (UC MC FC VC XO XC OR SS EQ IR AS AT SY IT TR AC RF).
 
@@ -157,7 +171,8 @@ class Constraint:
     permitted; ``bounds`` the frequency (low, high; None = unbounded); ``comparison`` an
     operator and value (``("<", "1")``); ``values`` a value constraint's allowed values;
     ``joins`` the roles on which a clause spanning several fact types combines their facts
-    (a join subset constraint, whose first clause is a join path).
+    (a join subset constraint, whose first clause is a join path); ``restrictions`` the
+    literals a clause writes on roles it does not span, in (clause, fact type, role) order.
     """
 
     kind: str
@@ -169,6 +184,7 @@ class Constraint:
     values: tuple[str, ...] = ()
     noun: str = ""
     joins: tuple[Join, ...] = ()
+    restrictions: tuple[Restriction, ...] = ()
     id: str = field(default="", compare=False)
     reading: str = field(default="", compare=False)
     source: Source = field(default=NOWHERE, compare=False)

@@ -34,6 +34,8 @@ def external(it: Interpreter, st: Statement) -> None:
         _across(it, st)
         return
     clause: Clause = st.parts["clause"]
+    if not it.no_literal(clause):
+        return
     found = it.resolve(clause)
     if found is None:
         return

@@ -89,6 +89,13 @@ def _constraint_facts(c: Constraint) -> list[Fact]:
                     ),
                 )
             )
+    out.extend(
+        (
+            "Constraint_restricts_Fact_Type_at_Position_to_Allowed_Value_in_Clause_Number",
+            (c.id, r.fact_type, str(r.role), r.value, str(r.clause)),
+        )
+        for r in c.restrictions
+    )
     if c.bounds is not None:
         low, high = c.bounds
         if low is not None:
