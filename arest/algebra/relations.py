@@ -173,21 +173,34 @@ class Relation:
         >>> r.add(("a",)) is r, r.add(("a",), ("why",)).payload(("a",))
         (True, ('why',))
         """
-        if len(fact) != self.arity:
-            raise ValueError(f"a fact of {len(fact)} roles in a relation of {self.arity}")
-        known = self._find(fact)
-        if known is not _ABSENT and known == payload:
-            return self
-        base_size = len(self._base.facts) if self._base is not None else 0
-        if (known is _ABSENT and self.arity and fact not in self._removed
-                and self._layered_entries() < max(self.compaction_floor, base_size // 2)):
-            # The common case, a new fact: one path per role in the overlay.
-            indexes = tuple(
-                index.set(value, index.get(value, EMPTY).set(fact, True if role else payload))
-                for role, (index, value) in enumerate(zip(self._indexes, fact, strict=True))
-            )
-            return self._layered(self._base, indexes, self._removed, self._size + 1)
-        return self._changed({fact: payload})
+        arity = self.arity
+        if len(fact) != arity:
+            raise ValueError(f"a fact of {len(fact)} roles in a relation of {arity}")
+        if not arity:
+            known = self._find(fact)
+            return self if known is not _ABSENT and known == payload else self._changed(
+                {fact: payload})
+        first, *others = self._indexes
+        head = fact[0]
+        group = first.get(head, EMPTY)
+        known = group.get(fact, _ABSENT)
+        base = self._base
+        if known is _ABSENT and base is not None:
+            in_base = base.facts.get(fact, _ABSENT)
+            if in_base is not _ABSENT:
+                if fact not in self._removed and in_base == payload:
+                    return self
+                return self._changed({fact: payload})
+        elif known is not _ABSENT:
+            return self if known == payload else self._changed({fact: payload})
+        # A new fact: one path per role in the overlay, unless the layers are due a fold.
+        base_size = len(base.facts) if base is not None else 0
+        if self._layered_entries() >= max(self.compaction_floor, base_size // 2):
+            return self._changed({fact: payload})
+        indexes = (first.set(head, group.set(fact, payload)),
+                   *(index.set(value, index.get(value, EMPTY).set(fact, True))
+                     for index, value in zip(others, fact[1:], strict=True)))
+        return self._layered(base, indexes, self._removed, self._size + 1)
 
     def extended(self, facts: Iterable[Fact]) -> Relation:
         """This relation with many facts added in one batch, ASSERTED; facts already there keep

@@ -627,6 +627,12 @@ class Program:
                                | {rule.fact_type for rule in stratum})
                      for stratum in self.strata)
 
+    @cached_property
+    def relevant(self) -> frozenset[str]:
+        """Every fact type whose change can change a derived fact (the asserted facts of a
+        transitive ring included)."""
+        return frozenset().union(*self.touched_by, self.asserted)
+
     def derived(self) -> set[str]:
         return {rule.fact_type for rule in self.rules()}
 

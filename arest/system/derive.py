@@ -385,7 +385,9 @@ def derive(before: State, state: State, added: Facts, removed: Facts,
     maintained; and what derivation changed."""
     program = program_of(state)
     changes = Changes()
-    if not program.strata:
+    relevant = program.relevant
+    if not relevant or (relevant.isdisjoint(added) and relevant.isdisjoint(removed)
+                        and not any(population_cell(n) in relevant for n in entities or ())):
         return state, changes
     plus = {f: set(facts) for f, facts in added.items() if facts}
     for noun, ids in (entities or {}).items():

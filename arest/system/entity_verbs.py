@@ -261,8 +261,11 @@ def command_result(
     fired = list(fired or [])
     latest = delta.added
     for _ in range(AUTOMATIC_ROUNDS):
+        candidates = triggered(state, latest)
+        if not candidates:
+            break
         step = Change(state)
-        now = [(m.noun, entity, t) for m, entity, t in triggered(state, latest)
+        now = [(m.noun, entity, t) for m, entity, t in candidates
                if fire(step, m, entity, t.event) is not None]
         if not now:
             break

@@ -38,13 +38,31 @@ from arest.compiler.memo import IdentityMemo
 from arest.system.machines import machine_of, status_of
 
 
+class _Plurals:
+    """Each noun's plural under one ``Noun_has_Plural`` relation, remembered while D keeps
+    that relation (the same object): every representation asks for it."""
+
+    def __init__(self) -> None:
+        self._declared: object = None
+        self._known: dict[str, str] = {}
+
+    def __call__(self, declared: object, noun: str) -> str:
+        if declared is not self._declared:
+            self._declared, self._known = declared, {}
+        found = self._known.get(noun)
+        if found is None:
+            named = [value for _, value in declared.matching(0, noun)] if isinstance(
+                declared, Relation) else []
+            found = self._known[noun] = named[0] if named else plural_of(noun)
+        return found
+
+
+_plurals = _Plurals()
+
+
 def plural(state: State, noun: str) -> str:
     """``Noun 'X' has Plural 'y'``, or the slug with ``s``."""
-    declared = state.get("Noun_has_Plural")
-    if isinstance(declared, Relation):
-        for _, value in declared.matching(0, noun):
-            return value
-    return plural_of(noun)
+    return _plurals(state.get("Noun_has_Plural"), noun)
 
 
 def href(state: State, noun: str, entity: str) -> str:
