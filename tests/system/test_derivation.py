@@ -344,3 +344,23 @@ def test_verify_reports_violations_of_derived_facts_without_committing() -> None
                                     "bindings": ["bob", "di"]})[0]
     assert out["would_reject"] and out["violations"][0]["kind"] == "UC"
     assert rows(D, "Person_is_grandparent_of_Person") == [("ann", "cy")]
+
+
+def test_retracting_an_asserted_fact_that_is_also_derived_leaves_it_derived() -> None:
+    D = arest.compile(ACCESS + "User 'ann' owns Organization 'acme'.\n"
+                      "App 'crm' belongs to Organization 'acme'.\n"
+                      "Domain 'sales' belongs to App 'crm'.\n")
+    D = asserting(D, "User_accesses_Domain", "ann", "sales")[1]
+    assert derived_rows(D, "User_accesses_Domain") == [("ann", "sales", False)]
+    out, D = arest.apply(D, "retract", {"fact_type": "User_accesses_Domain",
+                                        "bindings": ["ann", "sales"]})
+    assert not out["rejected"]
+    assert derived_rows(D, "User_accesses_Domain") == [("ann", "sales", True)]
+
+
+def test_a_fully_derived_fact_type_refuses_retraction() -> None:
+    D = arest.compile(FAMILY + "Person 'a' is parent of Person 'b'.\n"
+                      "Person 'b' is parent of Person 'c'.\n")
+    out, D1 = arest.apply(D, "retract", {"fact_type": "Person_is_grandparent_of_Person",
+                                         "bindings": ["a", "c"]})
+    assert out["error"]["code"] == "derived_fact_type" and D1 is D
