@@ -32,17 +32,20 @@ from typing import Any
 
 from arest.algebra import Object
 from arest.algebra.forms import comp, cons, const
-from arest.algebra.numerals import is_numeral
+from arest.compiler.plans import (
+    Plan,
+    RuleError,
+    build_plan,
+    clause_kind,
+    literal_of,
+    positive_vars,
+    variables_of,
+)
 from arest.compiler.schema import Schema
 
 PROGRAM_CELL = "derivations"
 RULE = "RULE"
 
-_COMPARISONS = {">": "gt", "<": "lt", ">=": "ge", "<=": "le", "=": "eq", "<>": "ne",
-                "!=": "ne"}
-_OPERATORS = {"plus": "+", "+": "+", "minus": "-", "-": "-", "times": "*", "*": "*",
-              "divided by": "/", "/": "/", "reduced by": "%-"}
-_TIGHT = frozenset({"*", "/"})
 _AGGREGATES = {"count": "count", "sum": "sum", "avg": "avg", "average": "avg", "min": "min",
                "minimum": "min", "max": "max", "maximum": "max"}
 
@@ -54,37 +57,6 @@ def derivation_cell(rule_id: str) -> str:
 def asserted_cell(fact_type: str) -> str:
     """The asserted facts of a fact type that is also derived (a transitive ring)."""
     return f"asserted:{fact_type}"
-
-
-class RuleError(Exception):
-    """A rule the engine cannot evaluate, with the reason; the reader turns it into a
-    diagnostic at the rule."""
-
-
-# -- plans -----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Plan:
-    """An FFP function from seed facts to rows, and what its rows' columns are."""
-
-    seed: str
-    """The fact type (or cell) whose facts seed it; empty for a goal plan."""
-    negated: bool
-    """Seeded by a negated clause: its facts' arrival withdraws, their departure derives."""
-    variables: tuple[str, ...]
-    steps: Object
-    head: tuple[tuple[str, str], ...]
-    """Per consequent role: ``("=", k)`` the row's column k (1-based) or ``("'", v)``; for an
-    aggregation's seed plans, the columns of the groups."""
-
-    def as_object(self) -> Object:
-        return (self.seed, "T" if self.negated else "F", self.variables, self.steps,
-                tuple(self.head))
-
-    @classmethod
-    def from_object(cls, obj: Any) -> Plan:
-        seed, negated, variables, steps, head = obj
-        return cls(seed, negated == "T", tuple(variables), steps,
-                   tuple((str(k), str(v)) for k, v in head))
 
 
 @dataclass(frozen=True)
@@ -140,190 +112,6 @@ class Rule:
         )
 
 
-def _literal(term: str) -> str | None:
-    """The value of a quoted literal term (``'Done'``), or None for a variable."""
-    if len(term) >= 2 and term[0] == "'" and term[-1] == "'":
-        return term[1:-1].replace("''", "'")
-    return None
-
-
-def _operand_literal(term: str) -> str | None:
-    return term if is_numeral(term) else _literal(term)
-
-
-class _Body:
-    """Greedy ordering of a body's conditions into row steps, from some bound variables."""
-
-    def __init__(self, bound: Sequence[str], positive_vars: set[str]) -> None:
-        self.columns: dict[str, int] = {}
-        for name in bound:
-            self.columns.setdefault(name, len(self.columns))
-        self.positive_vars = positive_vars
-        self.steps: list[Object] = []
-
-    def spec(self, terms: Sequence[str], negated: bool) -> Object:
-        """A clause's role spec; its new variables get the next columns in role order."""
-        out: list[Object] = []
-        seen: dict[str, int] = {}
-        for role, term in enumerate(terms):
-            literal = _literal(term)
-            if literal is not None:
-                out.append(("'", literal))
-            elif term in self.columns:
-                out.append(("=", str(self.columns[term] + 1)))
-            elif term in seen:
-                out.append(("~", str(seen[term] + 1)))
-            elif negated and term not in self.positive_vars:
-                seen[term] = role
-                out.append("_")
-            else:
-                seen[term] = role
-                out.append("+")
-        for term in seen:
-            if not negated or term in self.positive_vars:
-                self.columns[term] = len(self.columns)
-        return tuple(out)
-
-    def operand(self, term: str) -> Object:
-        literal = _operand_literal(term)
-        if literal is not None:
-            return ("'", literal)
-        return ("=", str(self.columns[term] + 1))
-
-    def known(self, term: str) -> bool:
-        return _operand_literal(term) is not None or term in self.columns
-
-    def expression(self, parts: Sequence[str]) -> Object:
-        """An infix expression as a tree, left to right; times and divided by bind tighter."""
-        terms: list[Object] = [self.operand(parts[0])]
-        loose: list[str] = []
-        for index in range(1, len(parts) - 1, 2):
-            op, right = _OPERATORS[parts[index]], self.operand(parts[index + 1])
-            if op in _TIGHT:
-                terms[-1] = (op, terms[-1], right)
-            else:
-                loose.append(op)
-                terms.append(right)
-        tree = terms[0]
-        for op, right in zip(loose, terms[1:], strict=True):
-            tree = (op, tree, right)
-        return tree
-
-    def step(self, primitive: str, *arguments: Object) -> None:
-        self.steps.append(comp(primitive, cons(*(const(a) for a in arguments), "id")))
-
-    def run(self, conditions: Sequence[Any], reading: str) -> None:
-        pending = list(conditions)
-        while pending:
-            progressed = self._filters(pending)
-            atoms = [c for c in pending if _kind(c) == "atom" and not c.negated]
-            if not atoms:
-                if pending and not progressed:
-                    raise RuleError(_unsafe(pending, self.columns, reading))
-                continue
-            best = max(atoms, key=lambda a: (sum(self.known(t) for t in a.terms),
-                                             -pending.index(a)))
-            pending.remove(best)
-            spec = self.spec(best.terms, negated=False)
-            self.step("join", best.fact_type, spec)
-
-    def _filters(self, pending: list[Any]) -> bool:
-        """Apply every comparison, computation and negation whose variables are bound."""
-        progressed = False
-        for condition in list(pending):
-            kind = _kind(condition)
-            if kind == "comparison" and self.known(condition.left) and self.known(
-                condition.right
-            ):
-                op = _COMPARISONS[condition.op]
-                self.step("select", (op, self.operand(condition.left),
-                                     self.operand(condition.right)))
-            elif kind == "computation" and all(
-                self.known(p) for p in condition.expression[::2]
-            ):
-                tree = self.expression(condition.expression)
-                if condition.variable in self.columns:
-                    self.step("select", ("eq", self.operand(condition.variable), tree))
-                else:
-                    self.step("extend", tree)
-                    self.columns[condition.variable] = len(self.columns)
-            elif kind == "atom" and condition.negated and all(
-                self.known(t) for t in condition.terms if t in self.positive_vars
-            ):
-                self.step("antijoin", condition.fact_type,
-                          self.spec(condition.terms, negated=True))
-            else:
-                continue
-            pending.remove(condition)
-            progressed = True
-        return progressed
-
-    def function(self, first: Object) -> Object:
-        return comp(*reversed(self.steps), first) if self.steps else first
-
-
-def _kind(condition: Any) -> str:
-    name = type(condition).__name__.lstrip("_")
-    return {"Atom": "atom", "Computation": "computation", "Aggregation": "aggregation",
-            "Comparison": "comparison"}.get(name, name)
-
-
-def _variables(condition: Any) -> set[str]:
-    kind = _kind(condition)
-    if kind == "atom":
-        return {t for t in condition.terms if _literal(t) is None}
-    if kind == "computation":
-        return {condition.variable} | {
-            p for p in condition.expression[::2] if _operand_literal(p) is None}
-    if kind == "comparison":
-        return {t for t in (condition.left, condition.right) if _operand_literal(t) is None}
-    return {condition.variable}
-
-
-def _unsafe(pending: Sequence[Any], columns: dict[str, int], reading: str) -> str:
-    unbound = sorted({v for c in pending for v in _variables(c)} - set(columns))
-    return (f"`{reading}`: nothing binds {', '.join(unbound) or 'its conditions'}; every "
-            "variable of a comparison, computation or negation must also occur in a "
-            "positive condition")
-
-
-def _positive_vars(conditions: Sequence[Any], head_terms: Sequence[str]) -> set[str]:
-    found = {t for t in head_terms if _literal(t) is None}
-    for c in conditions:
-        if _kind(c) == "atom" and not c.negated:
-            found |= _variables(c)
-        elif _kind(c) == "computation":
-            found.add(c.variable)
-    return found
-
-
-def _seed_spec(terms: Sequence[str], negated: bool, positive_vars: set[str]
-               ) -> tuple[Object, list[str]]:
-    body = _Body((), positive_vars)
-    spec = body.spec(terms, negated)
-    return spec, sorted(body.columns, key=body.columns.__getitem__)
-
-
-def _plan(seed: str, negated: bool, seed_terms: Sequence[str], rest: Sequence[Any],
-          head_terms: Sequence[str], positive_vars: set[str], reading: str,
-          outputs: Sequence[str] | None = None) -> Plan:
-    spec, bound = _seed_spec(seed_terms, negated, positive_vars)
-    body = _Body(bound, positive_vars)
-    body.run(rest, reading)
-    wanted = head_terms if outputs is None else outputs
-    missing = [t for t in wanted if _literal(t) is None and t not in body.columns]
-    if missing:
-        raise RuleError(f"`{reading}`: the conditions do not bind {', '.join(missing)}")
-    head = tuple(
-        ("'", literal) if (literal := _literal(t)) is not None
-        else ("=", str(body.columns[t] + 1))
-        for t in wanted
-    )
-    variables = tuple(sorted(body.columns, key=body.columns.__getitem__))
-    first = comp("bind", cons(const(spec), "id"))
-    return Plan(seed, negated, variables, body.function(first), head)
-
-
 def compile_rule(rule: Any, head_nouns: Sequence[str] = (), recursive: bool = False,
                  typing: Typing | None = None) -> Rule:
     """A reader's :class:`~arest.forml2.DerivationRule` compiled; :class:`RuleError` when
@@ -338,37 +126,37 @@ def compile_rule(rule: Any, head_nouns: Sequence[str] = (), recursive: bool = Fa
     conditions = list(rule.conditions)
     if typing is not None:
         conditions.extend(typing.restrictions(conditions))
-    bound = {v for c in conditions if _kind(c) == "computation" or (
-        _kind(c) == "atom" and not c.negated) for v in _variables(c)}
+    bound = {v for c in conditions if clause_kind(c) == "computation" or (
+        clause_kind(c) == "atom" and not c.negated) for v in variables_of(c)}
     for role, term in enumerate(head.terms):
-        if (_literal(term) is None and term not in bound and role < len(head_nouns)
-                and not any(_kind(c) == "aggregation" for c in conditions)):
+        if (literal_of(term) is None and term not in bound and role < len(head_nouns)
+                and not any(clause_kind(c) == "aggregation" for c in conditions)):
             conditions.append(_Atom(f"population:{head_nouns[role]}", (term,)))
             bound.add(term)
-    aggregations = [c for c in conditions if _kind(c) == "aggregation"]
+    aggregations = [c for c in conditions if clause_kind(c) == "aggregation"]
     reads = tuple(sorted(
-        {(c.fact_type, bool(c.negated)) for c in conditions if _kind(c) == "atom"}
-        | {(a.fact_type, True) for g in aggregations for a in g.where if _kind(a) == "atom"}))
+        {(c.fact_type, bool(c.negated)) for c in conditions if clause_kind(c) == "atom"}
+        | {(a.fact_type, True) for g in aggregations for a in g.where if clause_kind(a) == "atom"}))
     if not recursive and any(f == head.fact_type for f, _ in reads):
         raise RuleError(
             f"`{rule.reading}` reads the fact type it derives; a rule cannot depend on "
             "itself (for a closure, declare the ring transitive)")
     if aggregations:
         return _aggregation_rule(rule, conditions, aggregations, reads)
-    positive = _positive_vars(conditions, head.terms)
-    if not any(_kind(c) == "atom" and not c.negated for c in conditions):
+    positive = positive_vars(conditions, head.terms)
+    if not any(clause_kind(c) == "atom" and not c.negated for c in conditions):
         raise RuleError(f"`{rule.reading}` has no positive condition to derive from")
     seeds = []
     for index, c in enumerate(conditions):
-        if _kind(c) == "atom":
+        if clause_kind(c) == "atom":
             # A negated clause's own plan checks it again: a fact that left may not have
             # been the only one blocking the derivation.
             rest = conditions if c.negated else conditions[:index] + conditions[index + 1:]
-            seeds.append(_plan(c.fact_type, c.negated, c.terms, rest, head.terms, positive,
+            seeds.append(build_plan(c.fact_type, c.negated, c.terms, rest, head.terms, positive,
                                rule.reading))
-    goal = _plan("", False, head.terms, conditions, head.terms, positive, rule.reading)
+    goal = build_plan("", False, head.terms, conditions, head.terms, positive, rule.reading)
     antecedents = tuple((c.fact_type, tuple(c.terms)) for c in conditions
-                        if _kind(c) == "atom" and not c.negated)
+                        if clause_kind(c) == "atom" and not c.negated)
     return Rule(rule.id, rule.reading, head.fact_type, tuple(head.terms), tuple(seeds), goal,
                 antecedents, reads)
 
@@ -385,24 +173,24 @@ def _aggregation_rule(rule: Any, conditions: list[Any], aggregations: list[Any],
                         f"one of {', '.join(sorted(_AGGREGATES))}")
     outer = [c for c in conditions if c is not aggregation]
     where = list(aggregation.where)
-    if any(_kind(c) == "aggregation" for c in where):
+    if any(clause_kind(c) == "aggregation" for c in where):
         raise RuleError(f"`{rule.reading}`: an aggregation inside an aggregation")
     group = tuple(aggregation.group)
     extra = [t for t in head.terms
-             if _literal(t) is None and t not in group and t != aggregation.variable]
-    if extra or any(_variables(c) & {aggregation.variable} for c in outer):
+             if literal_of(t) is None and t not in group and t != aggregation.variable]
+    if extra or any(variables_of(c) & {aggregation.variable} for c in outer):
         raise RuleError(f"`{rule.reading}`: the consequent may name only the groups "
                         f"({', '.join(group)}) and the aggregate ({aggregation.variable})")
-    inner_positive = _positive_vars(where, group)
-    outer_positive = _positive_vars(outer, group)
+    inner_positive = positive_vars(where, group)
+    outer_positive = positive_vars(outer, group)
     seeds = []
     for clauses, positive in ((where, inner_positive), (outer, outer_positive)):
         for index, c in enumerate(clauses):
-            if _kind(c) == "atom":
+            if clause_kind(c) == "atom":
                 rest = clauses if c.negated else clauses[:index] + clauses[index + 1:]
-                seeds.append(_plan(c.fact_type, c.negated, c.terms, rest, group, positive,
+                seeds.append(build_plan(c.fact_type, c.negated, c.terms, rest, group, positive,
                                    rule.reading))
-    goal = _plan("", False, group, where, group, inner_positive, rule.reading,
+    goal = build_plan("", False, group, where, group, inner_positive, rule.reading,
                  outputs=(*group, aggregation.target))
     # total: the groups that qualify (the outer clauses hold for them), then the aggregate
     # over the goal's rows of each.
@@ -410,14 +198,14 @@ def _aggregation_rule(rule: Any, conditions: list[Any], aggregations: list[Any],
     groups = tuple(str(i + 1) for i in range(width))
     steps = goal.steps
     if outer:
-        qualifying = _plan("", False, group, outer, group, outer_positive, rule.reading)
+        qualifying = build_plan("", False, group, outer, group, outer_positive, rule.reading)
         distinct = comp("project", cons(const(groups), "id"))
         steps = comp(goal.steps, distinct, qualifying.steps)
     total_steps = comp("aggregate", cons(const((op, groups, goal.head[width][1])), steps))
     total = Plan("", False, (*group, aggregation.variable), total_steps,
                  tuple(("=", str(i + 1)) for i in range(width + 1)))
     antecedents = tuple((c.fact_type, tuple(c.terms)) for c in where
-                        if _kind(c) == "atom" and not c.negated)
+                        if clause_kind(c) == "atom" and not c.negated)
     return Rule(rule.id, rule.reading, head.fact_type, tuple(head.terms), tuple(seeds), goal,
                 antecedents, reads, (op, group, aggregation.variable), total)
 
@@ -461,12 +249,12 @@ class Typing:
         its noun's supertypes."""
         added: dict[str, Any] = {}
         for c in conditions:
-            if _kind(c) != "atom" or c.negated:
+            if clause_kind(c) != "atom" or c.negated:
                 continue
             nouns = self.roles.get(c.fact_type, ())
             for term, role_noun in zip(c.terms, nouns, strict=False):
                 noun = self.noun_of(term)
-                if _literal(term) is None and role_noun in self.supertypes.get(noun, ()):
+                if literal_of(term) is None and role_noun in self.supertypes.get(noun, ()):
                     added.setdefault(term, _Atom(f"population:{noun}", (term,)))
         return list(added.values())
 

@@ -18,10 +18,11 @@ from functools import lru_cache
 from arest.algebra import EMPTY_STATE, Object, State, store_all
 from arest.algebra.relations import Fact, Relation
 from arest.compiler.constraints import constraint_cells
-from arest.compiler.derivations import RuleError, compile_rule, program, program_cells, strata
+from arest.compiler.derivations import compile_rule, program, program_cells, strata
 from arest.compiler.fields import resolve_cells
 from arest.compiler.links import link_cells
 from arest.compiler.machines import machine_cells, machine_warnings, status_facts
+from arest.compiler.plans import RuleError
 from arest.compiler.population import membership_facts, with_facts, with_populations
 from arest.compiler.schema import schema_of
 from arest.forml2 import (

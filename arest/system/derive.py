@@ -34,12 +34,12 @@ from arest.algebra.relations import ASSERTED, Fact, Relation
 from arest.compiler.derivations import (
     EMPTY_PROGRAM,
     PROGRAM_CELL,
-    Plan,
     Program,
     Rule,
     asserted_cell,
 )
 from arest.compiler.memo import IdentityMemo
+from arest.compiler.plans import Plan
 from arest.compiler.population import population_cell
 
 _decoded = IdentityMemo(Program.from_object, limit=64)

@@ -14,7 +14,8 @@ from typing import Any, cast
 
 from arest.algebra import State
 from arest.algebra.relations import Fact, Relation
-from arest.compiler.derivations import Plan, Rule, asserted_cell
+from arest.compiler.derivations import Rule, asserted_cell
+from arest.compiler.plans import Plan
 from arest.compiler.population import role_nouns
 from arest.system.derive import GOAL, GROUP, is_derived, program_of, rows
 from arest.system.errors import invalid_input

@@ -1,0 +1,238 @@
+"""Plans: a rule's body as FFP functions over batches of rows.
+
+A plan starts from facts of one clause (a *seed*: semi-naive evaluation runs it on a delta)
+or of the consequent (the *goal*: what still derives a fact), binds their variables, then
+joins the remaining clauses greedily — the clause sharing most bound variables first — and
+applies comparisons, computations and negations as soon as their variables are bound, each
+step a row primitive of :mod:`arest.algebra.joins` applied to ⟨spec, rows⟩.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arest.algebra import Object
+from arest.algebra.forms import comp, cons, const
+from arest.algebra.numerals import is_numeral
+
+_COMPARISONS = {">": "gt", "<": "lt", ">=": "ge", "<=": "le", "=": "eq", "<>": "ne",
+                "!=": "ne"}
+_OPERATORS = {"plus": "+", "+": "+", "minus": "-", "-": "-", "times": "*", "*": "*",
+              "divided by": "/", "/": "/", "reduced by": "%-"}
+_TIGHT = frozenset({"*", "/"})
+
+class RuleError(Exception):
+    """A rule the engine cannot evaluate, with the reason; the reader turns it into a
+    diagnostic at the rule."""
+
+
+# -- plans -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Plan:
+    """An FFP function from seed facts to rows, and what its rows' columns are."""
+
+    seed: str
+    """The fact type (or cell) whose facts seed it; empty for a goal plan."""
+    negated: bool
+    """Seeded by a negated clause: its facts' arrival withdraws, their departure derives."""
+    variables: tuple[str, ...]
+    steps: Object
+    head: tuple[tuple[str, str], ...]
+    """Per consequent role: ``("=", k)`` the row's column k (1-based) or ``("'", v)``; for an
+    aggregation's seed plans, the columns of the groups."""
+
+    def as_object(self) -> Object:
+        return (self.seed, "T" if self.negated else "F", self.variables, self.steps,
+                tuple(self.head))
+
+    @classmethod
+    def from_object(cls, obj: Any) -> Plan:
+        seed, negated, variables, steps, head = obj
+        return cls(seed, negated == "T", tuple(variables), steps,
+                   tuple((str(k), str(v)) for k, v in head))
+
+
+def literal_of(term: str) -> str | None:
+    """The value of a quoted literal term (``'Done'``), or None for a variable."""
+    if len(term) >= 2 and term[0] == "'" and term[-1] == "'":
+        return term[1:-1].replace("''", "'")
+    return None
+
+
+def operand_literal(term: str) -> str | None:
+    return term if is_numeral(term) else literal_of(term)
+
+
+class _Body:
+    """Greedy ordering of a body's conditions into row steps, from some bound variables."""
+
+    def __init__(self, bound: Sequence[str], positive_vars: set[str]) -> None:
+        self.columns: dict[str, int] = {}
+        for name in bound:
+            self.columns.setdefault(name, len(self.columns))
+        self.positive_vars = positive_vars
+        self.steps: list[Object] = []
+
+    def spec(self, terms: Sequence[str], negated: bool) -> Object:
+        """A clause's role spec; its new variables get the next columns in role order."""
+        out: list[Object] = []
+        seen: dict[str, int] = {}
+        for role, term in enumerate(terms):
+            literal = literal_of(term)
+            if literal is not None:
+                out.append(("'", literal))
+            elif term in self.columns:
+                out.append(("=", str(self.columns[term] + 1)))
+            elif term in seen:
+                out.append(("~", str(seen[term] + 1)))
+            elif negated and term not in self.positive_vars:
+                seen[term] = role
+                out.append("_")
+            else:
+                seen[term] = role
+                out.append("+")
+        for term in seen:
+            if not negated or term in self.positive_vars:
+                self.columns[term] = len(self.columns)
+        return tuple(out)
+
+    def operand(self, term: str) -> Object:
+        literal = operand_literal(term)
+        if literal is not None:
+            return ("'", literal)
+        return ("=", str(self.columns[term] + 1))
+
+    def known(self, term: str) -> bool:
+        return operand_literal(term) is not None or term in self.columns
+
+    def expression(self, parts: Sequence[str]) -> Object:
+        """An infix expression as a tree, left to right; times and divided by bind tighter."""
+        terms: list[Object] = [self.operand(parts[0])]
+        loose: list[str] = []
+        for index in range(1, len(parts) - 1, 2):
+            op, right = _OPERATORS[parts[index]], self.operand(parts[index + 1])
+            if op in _TIGHT:
+                terms[-1] = (op, terms[-1], right)
+            else:
+                loose.append(op)
+                terms.append(right)
+        tree = terms[0]
+        for op, right in zip(loose, terms[1:], strict=True):
+            tree = (op, tree, right)
+        return tree
+
+    def step(self, primitive: str, *arguments: Object) -> None:
+        self.steps.append(comp(primitive, cons(*(const(a) for a in arguments), "id")))
+
+    def run(self, conditions: Sequence[Any], reading: str) -> None:
+        pending = list(conditions)
+        while pending:
+            progressed = self._filters(pending)
+            atoms = [c for c in pending if clause_kind(c) == "atom" and not c.negated]
+            if not atoms:
+                if pending and not progressed:
+                    raise RuleError(_unsafe(pending, self.columns, reading))
+                continue
+            best = max(atoms, key=lambda a: (sum(self.known(t) for t in a.terms),
+                                             -pending.index(a)))
+            pending.remove(best)
+            spec = self.spec(best.terms, negated=False)
+            self.step("join", best.fact_type, spec)
+
+    def _filters(self, pending: list[Any]) -> bool:
+        """Apply every comparison, computation and negation whose variables are bound."""
+        progressed = False
+        for condition in list(pending):
+            kind = clause_kind(condition)
+            if kind == "comparison" and self.known(condition.left) and self.known(
+                condition.right
+            ):
+                op = _COMPARISONS[condition.op]
+                self.step("select", (op, self.operand(condition.left),
+                                     self.operand(condition.right)))
+            elif kind == "computation" and all(
+                self.known(p) for p in condition.expression[::2]
+            ):
+                tree = self.expression(condition.expression)
+                if condition.variable in self.columns:
+                    self.step("select", ("eq", self.operand(condition.variable), tree))
+                else:
+                    self.step("extend", tree)
+                    self.columns[condition.variable] = len(self.columns)
+            elif kind == "atom" and condition.negated and all(
+                self.known(t) for t in condition.terms if t in self.positive_vars
+            ):
+                self.step("antijoin", condition.fact_type,
+                          self.spec(condition.terms, negated=True))
+            else:
+                continue
+            pending.remove(condition)
+            progressed = True
+        return progressed
+
+    def function(self, first: Object) -> Object:
+        return comp(*reversed(self.steps), first) if self.steps else first
+
+
+def clause_kind(condition: Any) -> str:
+    name = type(condition).__name__.lstrip("_")
+    return {"Atom": "atom", "Computation": "computation", "Aggregation": "aggregation",
+            "Comparison": "comparison"}.get(name, name)
+
+
+def variables_of(condition: Any) -> set[str]:
+    kind = clause_kind(condition)
+    if kind == "atom":
+        return {t for t in condition.terms if literal_of(t) is None}
+    if kind == "computation":
+        return {condition.variable} | {
+            p for p in condition.expression[::2] if operand_literal(p) is None}
+    if kind == "comparison":
+        return {t for t in (condition.left, condition.right) if operand_literal(t) is None}
+    return {condition.variable}
+
+
+def _unsafe(pending: Sequence[Any], columns: dict[str, int], reading: str) -> str:
+    unbound = sorted({v for c in pending for v in variables_of(c)} - set(columns))
+    return (f"`{reading}`: nothing binds {', '.join(unbound) or 'its conditions'}; every "
+            "variable of a comparison, computation or negation must also occur in a "
+            "positive condition")
+
+
+def positive_vars(conditions: Sequence[Any], head_terms: Sequence[str]) -> set[str]:
+    found = {t for t in head_terms if literal_of(t) is None}
+    for c in conditions:
+        if clause_kind(c) == "atom" and not c.negated:
+            found |= variables_of(c)
+        elif clause_kind(c) == "computation":
+            found.add(c.variable)
+    return found
+
+
+def _seed_spec(terms: Sequence[str], negated: bool, positive_vars: set[str]
+               ) -> tuple[Object, list[str]]:
+    body = _Body((), positive_vars)
+    spec = body.spec(terms, negated)
+    return spec, sorted(body.columns, key=body.columns.__getitem__)
+
+
+def build_plan(seed: str, negated: bool, seed_terms: Sequence[str], rest: Sequence[Any],
+          head_terms: Sequence[str], positive_vars: set[str], reading: str,
+          outputs: Sequence[str] | None = None) -> Plan:
+    spec, bound = _seed_spec(seed_terms, negated, positive_vars)
+    body = _Body(bound, positive_vars)
+    body.run(rest, reading)
+    wanted = head_terms if outputs is None else outputs
+    missing = [t for t in wanted if literal_of(t) is None and t not in body.columns]
+    if missing:
+        raise RuleError(f"`{reading}`: the conditions do not bind {', '.join(missing)}")
+    head = tuple(
+        ("'", literal) if (literal := literal_of(t)) is not None
+        else ("=", str(body.columns[t] + 1))
+        for t in wanted
+    )
+    variables = tuple(sorted(body.columns, key=body.columns.__getitem__))
+    first = comp("bind", cons(const(spec), "id"))
+    return Plan(seed, negated, variables, body.function(first), head)
