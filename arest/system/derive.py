@@ -8,19 +8,8 @@ An aggregation's support is ⟨rule, ``group``, ⟨group values⟩⟩.  Re-deriv
 asserted fact.  When a fact has several derivations, the support is one of them.
 
 Evaluation is semi-naive and stratified (:mod:`arest.compiler.derivations`): each round runs
-the rules' seed plans on the previous round's new facts only.  A command's delta is
-maintained by DRed (delete and re-derive), which needs no derivation counts and holds for
-recursive rules:
-
-1. *over-delete*, in the state before the command: every derived fact with a derivation
-   through a fact that left (or through a negated fact that arrived), and so on through the
-   stratum's rules;
-2. *re-derive*: each over-deleted fact that the goal plan still derives from what is left
-   comes back, with a new support;
-3. *insert*: semi-naive from the facts that arrived (or negated facts that left) and the
-   re-derived ones.
-
-An aggregation is recomputed for each group whose facts changed.
+the rules' seed plans on the previous round's new facts only.  From scratch here; from a
+command's delta by DRed in :mod:`arest.system.dred`.
 """
 
 from __future__ import annotations
@@ -40,7 +29,6 @@ from arest.compiler.derivations import (
 )
 from arest.compiler.memo import IdentityMemo
 from arest.compiler.plans import Plan
-from arest.compiler.population import population_cell
 
 _decoded = IdentityMemo(Program.from_object, limit=64)
 
@@ -85,7 +73,7 @@ def is_derived(payload: object) -> bool:
     return type(payload) is tuple
 
 
-def _relation(state: State, name: str, arity: int) -> Relation:
+def relation_of(state: State, name: str, arity: int) -> Relation:
     contents = state.get(name)
     return contents if isinstance(contents, Relation) else Relation(arity)
 
@@ -137,7 +125,7 @@ class Changes:
             self.removed.setdefault(fact_type, set()).add(fact)
 
 
-class _Store:
+class Store:
     """The relations a stratum derives, while it is evaluated.
 
     From scratch they are plain dicts of payloads, frozen into relations at the end (a bulk
@@ -154,7 +142,7 @@ class _Store:
         self.fresh: dict[str, list[Fact]] = {}
         """From scratch: the facts the current round derived, per fact type."""
         for fact_type, arity in self.arity.items():
-            relation = _relation(state, fact_type, arity)
+            relation = relation_of(state, fact_type, arity)
             if scratch:
                 self.facts[fact_type] = dict(relation.items())
 
@@ -166,7 +154,7 @@ class _Store:
             return found
         if fact in self.dropped[fact_type]:
             return None
-        return _relation(self.state, fact_type, self.arity[fact_type]).payload(fact)
+        return relation_of(self.state, fact_type, self.arity[fact_type]).payload(fact)
 
     def put(self, fact_type: str, fact: Fact, payload: object) -> None:
         if self.scratch:
@@ -198,7 +186,7 @@ class _Store:
         for fact_type, arity in self.arity.items():
             pending, dropped = self.pending[fact_type], self.dropped[fact_type]
             if pending or dropped:
-                relation = _relation(self.state, fact_type, arity)
+                relation = relation_of(self.state, fact_type, arity)
                 cells[fact_type] = relation.updated(pending.items(), dropped)
                 self.pending[fact_type], self.dropped[fact_type] = {}, set()
         if cells:
@@ -225,7 +213,7 @@ class _Store:
                         found.setdefault(key, []).append(fact)
             return found
         state = self.view()
-        relation = _relation(state, rule.fact_type, rule.arity)
+        relation = relation_of(state, rule.fact_type, rule.arity)
         _, group_vars, _ = rule.aggregate
         probe = next((role for role, term in enumerate(rule.consequent)
                       if term in group_vars), None)
@@ -247,17 +235,17 @@ def derive_all(state: State) -> State:
         return state
     state = _with_asserted_cells(_without_derived(state, program), program)
     for stratum in program.strata:
-        store = _Store(state, stratum, scratch=True)
+        store = Store(state, stratum, scratch=True)
         for rule in stratum:
             if rule.is_aggregation:
-                _aggregate(store, rule, None, state)
+                aggregate(store, rule, None, state)
         joins = [rule for rule in stratum if not rule.is_aggregation]
         delta: Facts = {}
         for rule in joins:
             index, plan = next((i, p) for i, p in enumerate(rule.seeds) if not p.negated)
-            seeds = _relation(state, plan.seed, len(rule.consequent))
-            _insert(store, rule, str(index), plan, tuple(seeds), state, delta)
-        _rounds(store, joins, delta)
+            seeds = relation_of(state, plan.seed, len(rule.consequent))
+            insert(store, rule, str(index), plan, tuple(seeds), state, delta)
+        rounds(store, joins, delta)
         state = store.result()
     return state
 
@@ -276,13 +264,13 @@ def _without_derived(state: State, program: Program) -> State:
 def _with_asserted_cells(state: State, program: Program) -> State:
     cells = {
         asserted_cell(f): Relation.frozen(2, {
-            fact: ASSERTED for fact, p in _relation(state, f, 2).items() if not is_derived(p)})
+            fact: ASSERTED for fact, p in relation_of(state, f, 2).items() if not is_derived(p)})
         for f in program.asserted
     }
     return state.update(cells) if cells else state
 
 
-def _insert(store: _Store, rule: Rule, plan_id: str, plan: Plan, seeds: Iterable[Fact],
+def insert(store: Store, rule: Rule, plan_id: str, plan: Plan, seeds: Iterable[Fact],
             state: State, delta: Facts, changes: Changes | None = None) -> None:
     """Run one plan on seeds; each consequent not yet in P enters with its support."""
     fact_type = rule.fact_type
@@ -316,7 +304,7 @@ def _insert(store: _Store, rule: Rule, plan_id: str, plan: Plan, seeds: Iterable
                 changes.add(fact_type, head)
 
 
-def _rounds(store: _Store, rules: list[Rule], delta: Mapping[str, Collection[Fact]],
+def rounds(store: Store, rules: list[Rule], delta: Mapping[str, Collection[Fact]],
             changes: Changes | None = None) -> None:
     """Semi-naive rounds: each seed plan whose seed the stratum derives runs on the last
     round's new facts, until a round derives nothing."""
@@ -332,7 +320,7 @@ def _rounds(store: _Store, rules: list[Rule], delta: Mapping[str, Collection[Fac
             for index, plan in enumerate(rule.seeds):
                 seeds = current.get(plan.seed)
                 if seeds and not plan.negated:
-                    _insert(store, rule, str(index), plan, seeds, state, written, changes)
+                    insert(store, rule, str(index), plan, seeds, state, written, changes)
         delta = store.take_fresh() if store.scratch else written
 
 
@@ -346,14 +334,14 @@ def _reads_own(rules: list[Rule], derived: set[str]) -> bool:
     )
 
 
-def _aggregate(store: _Store, rule: Rule, groups: set[Fact] | None, state: State,
+def aggregate(store: Store, rule: Rule, groups: set[Fact] | None, state: State,
                changes: Changes | None = None) -> None:
     """Recompute an aggregation's facts for the groups (every group when None)."""
     assert rule.total is not None
     if groups is None:
         inner = next(p for p in rule.seeds if not p.negated)
         groups = {head for head, _ in heads(
-            inner, rows(inner, tuple(_relation(state, inner.seed, 1)), state))}
+            inner, rows(inner, tuple(relation_of(state, inner.seed, 1)), state))}
     if not groups:
         return
     old = store.derived_facts(rule, groups)
@@ -375,127 +363,3 @@ def _aggregate(store: _Store, rule: Rule, groups: set[Fact] | None, state: State
             store.put(rule.fact_type, wanted, (rule.id, GROUP, key))
             if changes is not None:
                 changes.add(rule.fact_type, wanted)
-
-
-# -- from a delta ----------------------------------------------------------------------------
-def derive(before: State, state: State, added: Facts, removed: Facts,
-           entities: dict[str, set[str]] | None = None) -> tuple[State, Changes]:
-    """The state after a command whose asserted facts changed by (added, removed) from
-    ``before`` (and whose entities joined their populations), with its derived facts
-    maintained; and what derivation changed."""
-    program = program_of(state)
-    changes = Changes()
-    relevant = program.relevant
-    if not relevant or (relevant.isdisjoint(added) and relevant.isdisjoint(removed)
-                        and not any(population_cell(n) in relevant for n in entities or ())):
-        return state, changes
-    plus = {f: set(facts) for f, facts in added.items() if facts}
-    for noun, ids in (entities or {}).items():
-        plus.setdefault(population_cell(noun), set()).update((e,) for e in ids)
-    minus = {f: set(facts) for f, facts in removed.items() if facts}
-    state = _asserted_changes(state, program, plus, minus)
-    if not plus and not minus:
-        return state, changes
-    for stratum, touched_by in zip(program.strata, program.touched_by, strict=True):
-        if touched_by.isdisjoint(plus) and touched_by.isdisjoint(minus):
-            continue
-        found = Changes()
-        state = _stratum(before, state, stratum, plus, minus, found)
-        for fact_type, facts in found.added.items():
-            for fact in facts:
-                changes.add(fact_type, fact)
-                _note(plus, minus, fact_type, fact)
-        for fact_type, facts in found.removed.items():
-            for fact in facts:
-                changes.remove(fact_type, fact)
-                _note(minus, plus, fact_type, fact)
-    return state, changes
-
-
-def _note(into: Facts, other: Facts, fact_type: str, fact: Fact) -> None:
-    into.setdefault(fact_type, set()).add(fact)
-
-
-def _asserted_changes(state: State, program: Program, plus: Facts, minus: Facts) -> State:
-    """The asserted facts of transitive rings follow the command's asserted changes."""
-    cells = {}
-    for fact_type in program.asserted:
-        came = {f for f in plus.get(fact_type, ())
-                if _relation(state, fact_type, 2).payload(f) is ASSERTED}
-        went = minus.get(fact_type, set())
-        if came or went:
-            name = asserted_cell(fact_type)
-            cells[name] = _relation(state, name, 2).updated(
-                ((f, ASSERTED) for f in came), went)
-            if came:
-                plus[name] = came
-            if went:
-                minus[name] = set(went)
-    return state.update(cells) if cells else state
-
-
-def _stratum(before: State, state: State, stratum: tuple[Rule, ...], plus: Facts,
-             minus: Facts, changes: Changes) -> State:
-    store = _Store(state, stratum, scratch=False)
-    for rule in stratum:
-        if rule.is_aggregation:
-            _aggregate(store, rule, _touched_groups(rule, before, state, plus, minus), state,
-                       changes)
-    joins = [rule for rule in stratum if not rule.is_aggregation]
-    if not joins:
-        return store.result()
-    derived = set(store.arity)
-    # 1. over-delete, in the state before the command.
-    gone: Facts = {}
-    frontier: Facts = {f: set(minus.get(f, ())) for f in _seeded(joins, False)}
-    arrived_negated: Facts = {f: set(plus.get(f, ())) for f in _seeded(joins, True)}
-    first = True
-    while any(frontier.values()) or (first and any(arrived_negated.values())):
-        following: Facts = {}
-        for rule in joins:
-            for plan in rule.seeds:
-                seeds = (arrived_negated if plan.negated else frontier).get(plan.seed)
-                if not seeds or (plan.negated and not first):
-                    continue
-                for head, _ in heads(plan, rows(plan, seeds, before)):
-                    if is_derived(store.payload(rule.fact_type, head)):
-                        store.drop(rule.fact_type, head)
-                        gone.setdefault(rule.fact_type, set()).add(head)
-                        following.setdefault(rule.fact_type, set()).add(head)
-        frontier = {f: facts for f, facts in following.items() if f in derived}
-        first = False
-    # 2. re-derive what is left derivable, and what was retracted but is derivable.
-    current = store.view()
-    delta: Facts = {}
-    for rule in joins:
-        candidates = gone.get(rule.fact_type, set()) | minus.get(rule.fact_type, set())
-        if candidates:
-            _insert(store, rule, GOAL, rule.goal, tuple(candidates), current, delta)
-    for fact_type, facts in gone.items():
-        for fact in facts:
-            if store.payload(fact_type, fact) is None:
-                changes.remove(fact_type, fact)
-    # 3. insert from what arrived and from what a negation no longer blocks.
-    current = store.view()
-    for rule in joins:
-        for index, plan in enumerate(rule.seeds):
-            seeds = (minus if plan.negated else plus).get(plan.seed)
-            if seeds:
-                _insert(store, rule, str(index), plan, tuple(seeds), current, delta, changes)
-    _rounds(store, joins, delta, changes)
-    return store.result()
-
-
-def _seeded(rules: list[Rule], negated: bool) -> set[str]:
-    return {plan.seed for rule in rules for plan in rule.seeds if plan.negated == negated}
-
-
-def _touched_groups(rule: Rule, before: State, state: State, plus: Facts,
-                    minus: Facts) -> set[Fact]:
-    """The groups of an aggregation that the changed facts belong to, before or after."""
-    groups: set[Fact] = set()
-    for plan in rule.seeds:
-        for seeds, at in ((minus.get(plan.seed), before), (plus.get(plan.seed), state)):
-            if seeds:
-                groups.update(head for head, _ in heads(plan, rows(plan, tuple(seeds), at)))
-    return groups

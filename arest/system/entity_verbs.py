@@ -16,7 +16,8 @@ from arest.algebra.relations import Relation
 from arest.compiler.fields import Field
 from arest.compiler.machines import Transition
 from arest.compiler.population import Change, Delta, exists
-from arest.system.derive import Changes, derive, derived_mode
+from arest.system.derive import Changes, derived_mode
+from arest.system.dred import derive
 from arest.system.entities import field_named, fields, represent, slug
 from arest.system.errors import Refusal, closest, invalid_input
 from arest.system.inputs import atom, entity_id, role_names
