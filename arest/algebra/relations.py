@@ -39,11 +39,11 @@ from collections.abc import Collection, Iterable, Iterator
 from itertools import chain
 from typing import Any, ClassVar, Final, Protocol, TypeAlias
 
+from arest.algebra.layers import Base, edited
+from arest.algebra.layers import Fact as Fact
+from arest.algebra.layers import Index as _Index
 from arest.algebra.objects import Object
 from arest.algebra.persistent import EMPTY, PersistentMap, with_items, without_keys
-
-Fact: TypeAlias = tuple[str, ...]
-_Index: TypeAlias = PersistentMap[str, PersistentMap[Fact, object]]
 
 ASSERTED: Final = True
 """The payload of a fact that was simply asserted: what ``add(fact)`` and ``extended`` give."""
@@ -51,38 +51,6 @@ ASSERTED: Final = True
 _ABSENT: Final = object()
 """The payload of a fact that is not there, inside this module (``payload`` says None)."""
 
-_FEW: Final = 8
-"""Up to this many facts, an overlay index is edited one path at a time rather than in a batch."""
-
-
-class _Base:
-    """A frozen batch of facts, fact → payload, and an index per role built on first use.
-
-    Shared by every relation layered on it, so nothing writes ``facts`` once it is here.
-    An index (value → the facts holding it in that role) only caches what ``facts`` says:
-    two threads racing to build it build the same thing.
-    """
-
-    __slots__ = ("_by_role", "facts")
-
-    def __init__(self, arity: int, facts: dict[Fact, object]) -> None:
-        self.facts = facts
-        self._by_role: list[dict[str, list[Fact]] | None] = [None] * arity
-
-    def index(self, role: int) -> dict[str, list[Fact]]:
-        """value → the base facts holding value in role; O(len(facts)) the first time."""
-        by_value = self._by_role[role]
-        if by_value is None:
-            by_value = {}
-            for fact in self.facts:
-                value = fact[role]
-                group = by_value.get(value)
-                if group is None:
-                    by_value[value] = [fact]
-                else:
-                    group.append(fact)
-            self._by_role[role] = by_value
-        return by_value
 
 
 class _ByValue(Protocol):
@@ -118,13 +86,13 @@ class Relation:
 
     def __init__(self, arity: int) -> None:
         self.arity = arity
-        self._base: _Base | None = None
+        self._base: Base | None = None
         self._indexes: tuple[_Index, ...] = (EMPTY,) * arity
         self._removed: PersistentMap[Fact, bool] = EMPTY
         self._size = 0
 
     def _layered(
-        self, base: _Base | None, indexes: tuple[_Index, ...],
+        self, base: Base | None, indexes: tuple[_Index, ...],
         removed: PersistentMap[Fact, bool], size: int,
     ) -> Relation:
         new = object.__new__(type(self))
@@ -147,7 +115,7 @@ class Relation:
         empty = cls(arity)
         if not facts:
             return empty
-        return empty._layered(_Base(arity, facts), empty._indexes, EMPTY, len(facts))
+        return empty._layered(Base(arity, facts), empty._indexes, EMPTY, len(facts))
 
     @classmethod
     def of(cls, arity: int, facts: Iterable[Fact]) -> Relation:
@@ -325,7 +293,7 @@ class Relation:
                 hidden.append(fact)
             elif was_hidden and not hide:
                 shown.append(fact)
-        indexes = _edited(self._indexes, written, dropped)
+        indexes = edited(self._indexes, written, dropped)
         if hidden:
             removed = with_items(removed, ((fact, True) for fact in hidden))
         if shown:
@@ -486,66 +454,6 @@ class Relation:
         (('a', '2'), ('b', '1'))
         """
         return tuple(sorted(self))
-
-
-def _edited(
-    indexes: tuple[_Index, ...], written: list[tuple[Fact, object, bool]], dropped: list[Fact]
-) -> tuple[_Index, ...]:
-    """The overlay indexes without the dropped facts and with each written (fact, payload,
-    new) set: the payload under the first role, True under the others when the fact is new.
-
-    Each index maps a value in its role to {fact: payload}.
-    """
-    if len(written) + len(dropped) <= _FEW:
-        # Copying a path per fact is cheaper than opening batches for a handful of facts.
-        edited = list(indexes)
-        for role, index in enumerate(indexes):
-            for fact in dropped:
-                payloads = index[fact[role]].delete(fact)
-                index = index.set(fact[role], payloads) if payloads else index.delete(fact[role])
-            for fact, payload, new in written:
-                if role == 0 or new:
-                    index = index.set(fact[role], index.get(fact[role], EMPTY).set(
-                        fact, payload if role == 0 else True))
-            edited[role] = index
-        return tuple(edited)
-    return tuple(
-        _batch_edited(index, role, [(fact, payload if role == 0 else True)
-                                    for fact, payload, new in written if role == 0 or new],
-                      dropped)
-        for role, index in enumerate(indexes)
-    )
-
-
-def _batch_edited(
-    index: _Index, role: int, written: list[tuple[Fact, object]], dropped: list[Fact]
-) -> _Index:
-    """index without the dropped facts and with each written (fact, payload) set, grouped by
-    the value in role, one batch per map."""
-    groups: dict[str, tuple[list[Fact], dict[Fact, object]]] = {}
-    for fact in dropped:
-        groups.setdefault(fact[role], ([], {}))[0].append(fact)
-    for fact, payload in written:
-        groups.setdefault(fact[role], ([], {}))[1][fact] = payload
-    if not groups:
-        return index
-    with index.mutate() as outer:
-        for value, (leaving, writing) in groups.items():
-            payloads = outer.get(value)
-            if payloads is None:  # a value new to the index gets its map built in one go
-                outer[value] = PersistentMap(writing)
-                continue
-            with payloads.mutate() as batch:
-                for fact in leaving:
-                    del batch[fact]
-                batch.update(writing)
-                payloads = batch.finish()
-            if payloads:
-                outer[value] = payloads
-            else:
-                del outer[value]
-        edited = outer.finish()
-    return edited
 
 
 class Archive:
