@@ -33,3 +33,17 @@ def test_the_order_example_says_what_the_readme_says() -> None:
     out, same = arest.apply(D, "create:Order", {"id": "o-2"})
     assert (out["rejected"], out["violations"][0]["reading"], same is D) == (
         True, "Each Order was placed by exactly one Customer.", True)
+
+
+def test_the_rule_and_machine_example_says_what_the_readme_says() -> None:
+    block = next(b for b in python_blocks() if "explain" in b)
+    namespace: dict[str, object] = {}
+    exec(compile(block, "README.md", "exec"), namespace)
+    import arest
+
+    D = namespace["D"]
+    assert namespace["why"]["derived"] is True  # type: ignore[index]
+    assert [a["reading"] for a in namespace["why"]["antecedents"]] == [  # type: ignore[index]
+        "Task 't-1' targets Milestone 'm-1'.", "Task 't-1' has Status 'Open'."]
+    assert arest.apply(D, "query:Milestone_has_open_Task_Count")[0]["rows"] == []
+    assert arest.apply(D, "read:Task", "t-1")[0]["status"] == "Done"
