@@ -1,10 +1,11 @@
 """explain: why a fact holds, as a tree down to asserted facts (DESIGN §4).
 
-A node is ``{"fact_type", "bindings", "reading", "derived", "rule"?, "antecedents"}``.  An
-asserted fact is a leaf.  A derived fact's support (:mod:`arest.system.derive`) names its rule
-and the row of variable values the rule's plan found; the antecedents are the rule's
-positive clauses with those values (for an aggregation, the clauses of every row of its
-group).  Negated clauses hold by the absence of facts, so they add no antecedent.
+A node is ``{"fact_type", "bindings", "reading", "derived", "rule"?, "antecedents"}``, and
+``"truncated": true`` where the tree stops at MAX_DEPTH levels.  An asserted fact is a leaf.
+A derived fact's support (:mod:`arest.system.derive`) names its rule and the row of variable
+values the rule's plan found; the antecedents are the rule's positive clauses with those
+values (for an aggregation, the clauses of every row of its group).  Negated clauses hold by
+the absence of facts, so they add no antecedent.
 """
 
 from __future__ import annotations
@@ -38,11 +39,42 @@ def explain(state: State, request: Any) -> Output:
         raise invalid_input("$.bindings", "the bindings of a fact that holds",
                             "the fact does not hold, so nothing explains it")
     rules = {rule.id: rule for rule in program_of(state).rules()}
-    return _node(state, rules, fact_type, fact, set())
+    return _tree(state, rules, (fact_type, fact))
 
 
-def _node(state: State, rules: dict[str, Rule], fact_type: str, fact: Fact,
-          path: set[tuple[str, Fact]]) -> Output:
+Key = tuple[str, Fact]
+MAX_DEPTH = 200
+"""How many levels an explanation shows: below, a node says ``"truncated": true`` (JSON
+encoders refuse deeper nesting; ``explain`` the truncated fact to go on)."""
+
+
+def _tree(state: State, rules: dict[str, Rule], root: Key) -> Output:
+    """The explanation of root, built without recursion (a closure's support chain is as
+    long as the path it closes).  A fact met again is the same node; supports never form a
+    cycle, since a support's facts were there before the fact it derives."""
+    nodes: dict[Key, Output] = {}
+    children: dict[Key, list[Key]] = {}
+    level = [root]
+    for _ in range(MAX_DEPTH):
+        following: list[Key] = []
+        for key in level:
+            if key not in nodes:
+                nodes[key], children[key] = _node(state, rules, *key)
+                following.extend(child for child in children[key] if child not in nodes)
+        level = following
+        if not level:
+            break
+    for key, node in nodes.items():
+        below = [child for child in children[key] if child != key]
+        node["antecedents"] = [nodes[child] for child in below if child in nodes]
+        if any(child not in nodes for child in below):
+            node["truncated"] = True
+    return nodes[root]
+
+
+def _node(state: State, rules: dict[str, Rule], fact_type: str, fact: Fact
+          ) -> tuple[Output, list[Key]]:
+    """The node of one fact, and the facts its support rests on."""
     roles = role_nouns(state, fact_type)
     node: Output = {
         "fact_type": fact_type,
@@ -54,19 +86,14 @@ def _node(state: State, rules: dict[str, Rule], fact_type: str, fact: Fact,
     relation = state.get(fact_type)
     payload = relation.payload(fact) if isinstance(relation, Relation) else None
     if not is_derived(payload):
-        return node
+        return node, []
     rule_id, plan_id, row = cast(tuple[str, str, tuple[str, ...]], payload)
     rule = rules.get(str(rule_id))
     node["derived"] = True
     if rule is None:
-        return node
+        return node, []
     node["rule"] = {"id": rule.id, "reading": rule.reading}
-    path = path | {(fact_type, fact)}
-    for antecedent_type, antecedent in _antecedents(state, rule, str(plan_id), row):
-        if (antecedent_type, antecedent) in path:
-            continue
-        node["antecedents"].append(_node(state, rules, antecedent_type, antecedent, path))
-    return node
+    return node, _antecedents(state, rule, str(plan_id), row)
 
 
 def _plan(rule: Rule, plan_id: str) -> Plan:

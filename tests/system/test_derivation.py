@@ -364,3 +364,21 @@ def test_a_fully_derived_fact_type_refuses_retraction() -> None:
     out, D1 = arest.apply(D, "retract", {"fact_type": "Person_is_grandparent_of_Person",
                                          "bindings": ["a", "c"]})
     assert out["error"]["code"] == "derived_fact_type" and D1 is D
+
+
+def test_a_long_closure_explains_to_a_bounded_depth_that_encodes_as_json() -> None:
+    import json
+
+    from arest.system.explain import MAX_DEPTH
+
+    D = arest.compile("Region(.id) is an entity type.\nRegion contains Region.\n"
+                      "  Region1 contains Region2 is transitive.\n")
+    for i in range(MAX_DEPTH + 20):
+        D = asserting(D, "Region_contains_Region", str(i), str(i + 1))[1]
+    node = arest.apply(D, "explain", {"fact_type": "Region_contains_Region",
+                                      "bindings": ["0", str(MAX_DEPTH + 20)]})[0]
+    json.dumps(node)
+    depth = 0
+    while node["antecedents"]:
+        node, depth = node["antecedents"][0], depth + 1
+    assert depth == MAX_DEPTH - 1 and node.get("truncated") is True
