@@ -1,11 +1,16 @@
 """The ``arest`` command: the README's main job, its options, and its errors."""
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 from click.testing import CliRunner
 
 from arest.cli import main
+from arest.runtime import Tenant
+
+ROOT = Path(__file__).resolve().parents[1]
 
 INNER_PRODUCT = "<COMP, <INSERT, +>, <COMP, <APPLYTOALL, *>, trans>>"
 
@@ -50,3 +55,127 @@ def test_a_malformed_definition_is_a_usage_error() -> None:
     code, output = run("eval", "X", "a", "--def", "no-equals-sign")
     assert code == 2
     assert "NAME=OBJECT" in output
+
+
+GOOD = "Customer(.Name) is an entity type.\nCustomer is active.\n"
+BAD = "Shop(.Name) is an entity type.\nEach Shop has at most foo.\n"
+ORDERS = str(ROOT / "examples" / "orders")
+
+
+def invoke(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_check_passes_good_readings(tmp_path: Path) -> None:
+    (tmp_path / "good.md").write_text(GOOD, encoding="utf-8")
+    code, out, err = invoke("check", str(tmp_path))
+    assert (code, out) == (0, "")
+    assert err == "1 readings file: 0 errors, 0 warnings\n"
+
+
+def test_check_names_the_place_and_what_is_accepted(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.md"
+    bad.write_text(BAD, encoding="utf-8")
+    code, out, err = invoke("check", str(bad))
+    assert code == 1
+    assert out.startswith(f"{bad}:2:26: this sentence is not FORML 2")
+    assert "    Each Shop has at most foo." in out and "accepted, e.g.:" in out
+    assert err == "1 readings file: 1 error, 0 warnings\n"
+
+
+def test_check_reports_a_population_that_violates_a_constraint(tmp_path: Path) -> None:
+    (tmp_path / "ages.md").write_text(
+        "Customer(.Name) is an entity type.\nAge is a value type.\nCustomer has Age.\n"
+        "  Each Customer has at most one Age.\n"
+        "Customer 'acme' has Age '3'.\nCustomer 'acme' has Age '4'.\n", encoding="utf-8")
+    code, out, err = invoke("check", str(tmp_path))
+    assert code == 1 and "ages.md:4:3: the population violates this UC constraint" in out
+    assert "    Each Customer has at most one Age." in out and "1 error" in err
+
+
+def test_check_prints_warnings_without_failing(tmp_path: Path) -> None:
+    (tmp_path / "loose.md").write_text("Customer(.Name) is an entity type.\n"
+                                       "Customer has Nickname.\n", encoding="utf-8")
+    code, out, err = invoke("check", str(tmp_path / "loose.md"))
+    assert code == 0 and "Nickname" in out and "1 warning" in err
+    code, out, err = invoke("check", "--strict", str(tmp_path / "loose.md"))
+    assert code == 1 and "Nickname" in out and "0 warnings" in err
+
+
+def test_check_a_missing_path_is_a_usage_error() -> None:
+    code, _, err = invoke("check", "no/such/readings")
+    assert code == 2 and "does not exist" in err
+
+
+def test_check_runs_as_a_process(tmp_path: Path) -> None:
+    (tmp_path / "bad.md").write_text(BAD, encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, "-m", "arest", "check", ORDERS, str(tmp_path / "bad.md")],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    assert completed.returncode == 1
+    assert ":2:26:" in completed.stdout and "2 readings files: 1 error" in completed.stderr
+
+
+def test_apply_keeps_state_across_invocations(tmp_path: Path) -> None:
+    db = str(tmp_path / "shop.db")
+    ann = '{"id": "ann@example.com", "Name": "Ann Ø"}'
+    code, out, _ = invoke("apply", "create:Customer", ann, "--readings", ORDERS, "--db", db)
+    assert code == 0 and json.loads(out)["entity"]["Name"] == "Ann Ø" and "Ann Ø" in out
+    code, out, _ = invoke("apply", "read:Customer", "-", "--readings", ORDERS, "--db", db,
+                          stdin='"ann@example.com"')
+    assert code == 0 and json.loads(out)["Name"] == "Ann Ø"
+
+
+def test_apply_runs_as_a_process_and_keeps_state(tmp_path: Path) -> None:
+    db = str(tmp_path / "shop.db")
+    readings = ["--readings", str(ROOT / "examples" / "orders"), "--db", db]
+    created = subprocess.run(
+        [sys.executable, "-m", "arest", "apply", "create:Customer",
+         '{"id": "bo@example.com", "Name": "Bo"}', *readings],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert created.returncode == 0, created.stderr
+    read = subprocess.run(
+        [sys.executable, "-m", "arest", "apply", "read:Customer", '"bo@example.com"', *readings],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert read.returncode == 0 and json.loads(read.stdout)["Name"] == "Bo"
+
+
+def test_a_rejected_command_exits_1(tmp_path: Path) -> None:
+    code, out, _ = invoke("apply", "create:Order", '{"id": "o-2"}', "--readings", ORDERS,
+                          "--db", ":memory:")
+    assert code == 1 and json.loads(out)["rejected"] is True
+
+
+def test_an_error_envelope_exits_1() -> None:
+    code, out, _ = invoke("apply", "nonsense:Order", "--db", ":memory:")
+    assert code == 1 and json.loads(out)["error"]["code"] == "unknown_key"
+
+
+def test_memory_keeps_nothing() -> None:
+    ann = '{"id": "ann@example.com", "Name": "Ann"}'
+    memory = ["--readings", ORDERS, "--db", ":memory:"]
+    assert invoke("apply", "create:Customer", ann, *memory)[0] == 0
+    code, out, _ = invoke("apply", "read:Customer", '"ann@example.com"', *memory)
+    assert code == 1 and "error" in json.loads(out)
+
+
+def test_bad_json_is_a_usage_error_naming_the_position() -> None:
+    code, _, err = invoke("apply", "create:Order", '{"id":', "--db", ":memory:")
+    assert code == 2 and "INPUT" in err and "line 1, column 7" in err
+
+
+def test_bad_readings_stop_apply_with_their_diagnostics(tmp_path: Path) -> None:
+    (tmp_path / "bad.md").write_text(BAD, encoding="utf-8")
+    code, out, err = invoke("apply", "schema", "--readings", str(tmp_path), "--db", ":memory:")
+    assert (code, out) == (1, "") and ":2:26:" in err
+
+
+def test_a_database_open_elsewhere_exits_2(tmp_path: Path) -> None:
+    db = tmp_path / "shop.db"
+    with Tenant.open(db=db):
+        code, out, err = invoke("apply", "schema", "--db", str(db))
+    assert (code, out) == (2, "") and "close it there first" in err
