@@ -74,7 +74,7 @@ def _validated(D: State, sources: tuple[Source, ...], strict: bool) -> State:
         for v in alethic(all_violations(D))
     ]
     if problems:
-        raise ReadingError(tuple(problems))
+        raise ReadingError(tuple(problems), warnings_of(D))
     return D
 
 

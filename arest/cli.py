@@ -101,7 +101,7 @@ def check_command(readings: tuple[str, ...], strict: bool) -> None:
         errors: tuple[str, ...] = ()
         found = tuple(warnings(load_sources(sources, strict)))
     except ReadingError as error:
-        errors, found = tuple(str(d) for d in error.diagnostics), ()
+        errors, found = tuple(str(d) for d in error.diagnostics), error.warnings
     for line in (*errors, *found):
         click.echo(line)
     click.echo(f"{_count(len(sources), 'readings file')}: {_count(len(errors), 'error')}, "

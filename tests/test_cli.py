@@ -179,3 +179,11 @@ def test_a_database_open_elsewhere_exits_2(tmp_path: Path) -> None:
     with Tenant.open(db=db):
         code, out, err = invoke("apply", "schema", "--db", str(db))
     assert (code, out) == (2, "") and "close it there first" in err
+
+
+def test_check_reports_warnings_beside_errors(tmp_path: Path) -> None:
+    readings = tmp_path / "mixed.md"
+    readings.write_text("Order has Colour.\nEach Order has at most one.\n")
+    result = CliRunner().invoke(main, ["check", str(readings)])
+    assert result.exit_code == 1
+    assert "1 error" in result.stderr and "0 warnings" not in result.stderr

@@ -84,7 +84,7 @@ def read_sources(sources: tuple[Source, ...], strict: bool = False) -> Compiled:
              if isinstance(c, DerivationRule)]
     errors.extend(_rule_errors(rules, known))
     if errors:
-        raise ReadingError(tuple(errors))
+        raise ReadingError(tuple(errors), tuple(warnings))
     return Compiled(tuple(facts), tuple(warnings), tuple(placed), tuple(rules))
 
 

@@ -57,11 +57,14 @@ class Diagnostic:
 class ReadingError(ValueError):
     """Raised when readings do not read: unparsable sentences, unknown or ambiguous fact
     types, conflicting declarations, facts contradicting a reference scheme.  The message
-    lists every diagnostic compiler-style; ``diagnostics`` holds them as data."""
+    lists every diagnostic compiler-style; ``diagnostics`` holds them as data, and
+    ``warnings`` what the same readings warned of (compiler-style), when known."""
 
-    def __init__(self, diagnostics: tuple[Diagnostic, ...]) -> None:
+    def __init__(self, diagnostics: tuple[Diagnostic, ...], warnings: tuple[str, ...] = ()
+                 ) -> None:
         super().__init__("\n".join(str(d) for d in diagnostics))
         self.diagnostics = diagnostics
+        self.warnings = warnings
 
 
 @dataclass(frozen=True)
