@@ -31,13 +31,16 @@ ANSWER = {"tc": "Region_contains_Region", "gp": "Person_is_grandparent_of_Person
 
 def arest_load(query: str, edges: list[Edge]) -> Any:
     import arest
+    from arest.algebra.relations import Relation
     from arest.testing import bulk_load
 
     D = bulk_load(arest.compile(READINGS[query]), [(EDGES[query], e) for e in edges])
     # Loading a table includes its indexes, as the SQL peers' keyed tables and the hand
     # loop's successor dict do: a frozen relation builds each role's index on first use.
+    relation = D[EDGES[query]]
+    assert isinstance(relation, Relation)
     for role in (0, 1):
-        D[EDGES[query]].by_value(role)
+        relation.by_value(role)
     return D
 
 
