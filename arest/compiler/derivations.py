@@ -41,6 +41,7 @@ from arest.compiler.plans import (
     positive_vars,
     variables_of,
 )
+from arest.compiler.population import POPULATION, population_cell
 from arest.compiler.schema import Schema
 
 PROGRAM_CELL = "derivations"
@@ -54,9 +55,12 @@ def derivation_cell(rule_id: str) -> str:
     return f"derivation:{rule_id}"
 
 
+ASSERTED_PREFIX = "asserted:"
+
+
 def asserted_cell(fact_type: str) -> str:
     """The asserted facts of a fact type that is also derived (a transitive ring)."""
-    return f"asserted:{fact_type}"
+    return ASSERTED_PREFIX + fact_type
 
 
 @dataclass(frozen=True)
@@ -131,7 +135,7 @@ def compile_rule(rule: Any, head_nouns: Sequence[str] = (), recursive: bool = Fa
     for role, term in enumerate(head.terms):
         if (literal_of(term) is None and term not in bound and role < len(head_nouns)
                 and not any(clause_kind(c) == "aggregation" for c in conditions)):
-            conditions.append(_Atom(f"population:{head_nouns[role]}", (term,)))
+            conditions.append(_Atom(population_cell(head_nouns[role]), (term,)))
             bound.add(term)
     aggregations = [c for c in conditions if clause_kind(c) == "aggregation"]
     reads = tuple(sorted(
@@ -155,8 +159,7 @@ def compile_rule(rule: Any, head_nouns: Sequence[str] = (), recursive: bool = Fa
             seeds.append(build_plan(c.fact_type, c.negated, c.terms, rest, head.terms, positive,
                                rule.reading))
     goal = build_plan("", False, head.terms, conditions, head.terms, positive, rule.reading)
-    antecedents = tuple((c.fact_type, tuple(c.terms)) for c in conditions
-                        if clause_kind(c) == "atom" and not c.negated)
+    antecedents = _antecedents(conditions)
     return Rule(rule.id, rule.reading, head.fact_type, tuple(head.terms), tuple(seeds), goal,
                 antecedents, reads)
 
@@ -204,8 +207,7 @@ def _aggregation_rule(rule: Any, conditions: list[Any], aggregations: list[Any],
     total_steps = comp("aggregate", cons(const((op, groups, goal.head[width][1])), steps))
     total = Plan("", False, (*group, aggregation.variable), total_steps,
                  tuple(("=", str(i + 1)) for i in range(width + 1)))
-    antecedents = tuple((c.fact_type, tuple(c.terms)) for c in where
-                        if clause_kind(c) == "atom" and not c.negated)
+    antecedents = _antecedents(where)
     return Rule(rule.id, rule.reading, head.fact_type, tuple(head.terms), tuple(seeds), goal,
                 antecedents, reads, (op, group, aggregation.variable), total)
 
@@ -255,8 +257,18 @@ class Typing:
             for term, role_noun in zip(c.terms, nouns, strict=False):
                 noun = self.noun_of(term)
                 if literal_of(term) is None and role_noun in self.supertypes.get(noun, ()):
-                    added.setdefault(term, _Atom(f"population:{noun}", (term,)))
+                    added.setdefault(term, _Atom(population_cell(noun), (term,)))
         return list(added.values())
+
+
+def _antecedents(clauses: Sequence[Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The facts a derivation rests on: its positive clauses over fact types, named as they
+    are shown (a transitive ring's asserted facts are facts of the ring).  Population
+    clauses say which entities a variable ranges over, not a fact, so they are left out."""
+    return tuple(
+        (c.fact_type.removeprefix(ASSERTED_PREFIX), tuple(c.terms)) for c in clauses
+        if clause_kind(c) == "atom" and not c.negated and not c.fact_type.startswith(POPULATION)
+    )
 
 
 def transitive_rule(fact_type: str, constraint_id: str, reading: str) -> Rule:

@@ -28,7 +28,7 @@ from arest.compiler.derivations import (
     asserted_cell,
 )
 from arest.compiler.memo import IdentityMemo
-from arest.compiler.plans import Plan
+from arest.compiler.plans import Plan, literal_of
 
 _decoded = IdentityMemo(Program.from_object, limit=64)
 
@@ -352,7 +352,7 @@ def aggregate(store: Store, rule: Rule, groups: set[Fact] | None, state: State,
         if key in totals:
             values = dict(zip(group_vars, key, strict=True))
             values[variable] = totals[key]
-            wanted = tuple(values[t] if t in values else t[1:-1].replace("''", "'")
+            wanted = tuple(values[t] if t in values else str(literal_of(t))
                            for t in rule.consequent)
         for fact in old.get(key, ()):
             if fact != wanted:

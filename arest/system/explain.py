@@ -15,8 +15,8 @@ from typing import Any, cast
 
 from arest.algebra import State
 from arest.algebra.relations import Fact, Relation
-from arest.compiler.derivations import Rule, asserted_cell
-from arest.compiler.plans import Plan
+from arest.compiler.derivations import Rule
+from arest.compiler.plans import Plan, literal_of
 from arest.compiler.population import role_nouns
 from arest.system.derive import GOAL, GROUP, is_derived, program_of, rows
 from arest.system.errors import invalid_input
@@ -109,13 +109,8 @@ def _antecedents(state: State, rule: Rule, plan_id: str, row: Any) -> list[tuple
     for values in found:
         named = dict(zip(plan.variables, values, strict=False))
         for fact_type, terms in rule.antecedents:
-            shown = fact_type.removeprefix("asserted:")
-            if fact_type == asserted_cell(shown):
-                fact_type = shown
-            fact = tuple(
-                term[1:-1].replace("''", "'") if term.startswith("'") else named.get(term, "")
-                for term in terms
-            )
+            fact = tuple(value if (value := literal_of(term)) is not None
+                         else named.get(term, "") for term in terms)
             facts[(fact_type, fact)] = None
     return list(facts)
 

@@ -113,9 +113,13 @@ def test_partial_access_rules_are_unioned() -> None:
     left = set(rows(D2, "User_accesses_Domain"))
     assert ("dee", "sales") in left and ("ann", "sales") not in left
     assert ("cy", "sales") in left  # still through the team
-    out, _ = arest.apply(D2, "create:User", {"Name": "eve"})
+    out, D3 = arest.apply(D2, "create:User", {"Name": "eve"})
     assert {"fact_type": "User_accesses_Domain",
             "bindings": {"User": "eve", "Domain": "home"}} in out["derived"]
+    # A variable the rule ranges over a population rests on no fact: only Access is shown.
+    node = arest.apply(D3, "explain", {"fact_type": "User_accesses_Domain",
+                                       "bindings": ["eve", "home"]})[0]
+    assert [a["reading"] for a in node["antecedents"]] == ["Domain 'home' has Access 'public'."]
 
 
 # -- rule kinds ------------------------------------------------------------------------------
