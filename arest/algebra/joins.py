@@ -137,9 +137,8 @@ def _probe(terms: tuple[_Term, ...]) -> tuple[int, str, Any] | None:
     return None
 
 
-def _matches(
-    relation: Relation, terms: tuple[_Term, ...], rows: tuple[Row, ...]
-) -> Callable[[Row], Collection[Fact]]:
+def _matches(relation: Relation, terms: tuple[_Term, ...]) -> Callable[[Row], Collection[Fact]]:
+    """row ↦ the facts of relation that fit terms at row."""
     probe = _probe(terms)
     if probe is None:
         everything = list(relation)
@@ -162,17 +161,32 @@ def _matches(
     ]
 
 
-def join(defs: Environment, x: Object) -> Object:
-    """join:⟨f, spec, rows⟩ = each row extended by the new values of each fact of f that
-    fits spec at the row, looked up through the index of the first bound role."""
+def _arguments(defs: Environment, x: Object
+               ) -> tuple[Relation, tuple[_Term, ...], tuple[Row, ...]] | None:
+    """⟨f, spec, rows⟩ read: f's relation, the spec's terms and the rows; None off the domain."""
     if not (type(x) is tuple and len(x) == 3):
-        return BOTTOM
+        return None
     terms, rows = _terms(x[1]), _rows(x[2])
     if terms is None or rows is None:
-        return BOTTOM
+        return None
     relation = _relation(defs, x[0], len(terms))
-    if relation is None:
+    return None if relation is None else (relation, terms, rows)
+
+
+def join(defs: Environment, x: Object) -> Object:
+    """join:⟨f, spec, rows⟩ = each row extended by the new values of each fact of f that
+    fits spec at the row, looked up through the index of the first bound role; ⊥ when spec
+    names a column the rows do not have.
+
+    >>> D = {"R": Relation.of(2, [("b", "c")])}
+    >>> rows = (("a", "b"),)
+    >>> join(D, ("R", (("=", "2"), "+"), rows)), join(D, ("R", (("=", "3"), "+"), rows))
+    ((('a', 'b', 'c'),), ⊥)
+    """
+    found = _arguments(defs, x)
+    if found is None:
         return BOTTOM
+    relation, terms, rows = found
     new = [role for role, (kind, _) in enumerate(terms) if kind == "+"]
     out: list[Row] = []
     append = out.append
@@ -185,7 +199,7 @@ def join(defs: Environment, x: Object) -> Object:
             role, _, column = probe
             only = new[0]
             get = relation.by_value(role).get
-            if rows and set(map(len, rows)) == {2}:
+            if column < 2 and rows and set(map(len, rows)) == {2}:
                 # Rows of two (a binary fact's values): built directly, not unpacked.
                 for a, b in rows:
                     for fact in get(b if column else a, ()):
@@ -195,7 +209,7 @@ def join(defs: Environment, x: Object) -> Object:
                 for fact in get(row[column], ()):
                     append((*row, fact[only]))
             return tuple(out)
-        facts_for = _matches(relation, terms, rows)
+        facts_for = _matches(relation, terms)
         if len(new) == 1:
             only = new[0]
             for row in rows:
@@ -212,15 +226,11 @@ def join(defs: Environment, x: Object) -> Object:
 
 def antijoin(defs: Environment, x: Object) -> Object:
     """antijoin:⟨f, spec, rows⟩ = the rows no fact of f fits (``+`` and ``_`` match anything)."""
-    if not (type(x) is tuple and len(x) == 3):
+    found = _arguments(defs, x)
+    if found is None:
         return BOTTOM
-    terms, rows = _terms(x[1]), _rows(x[2])
-    if terms is None or rows is None:
-        return BOTTOM
-    relation = _relation(defs, x[0], len(terms))
-    if relation is None:
-        return BOTTOM
-    facts_for = _matches(relation, terms, rows)
+    relation, terms, rows = found
+    facts_for = _matches(relation, terms)
     try:
         return tuple(row for row in rows if not facts_for(row))
     except IndexError:

@@ -125,15 +125,17 @@ def compile_machine(info: MachineInfo, state: State) -> Machine | None:
                    triggers, during, within)
 
 
-def machine_cells(schema: Schema, state: State) -> list[tuple[str, Object]]:
-    """``machine:<Noun>`` for each machine that has an initial status, and ``machines``."""
-    cells: list[tuple[str, Object]] = []
-    for info in sorted(schema.machines.values(), key=lambda m: m.noun):
-        machine = compile_machine(info, state)
-        if machine is not None:
-            cells.append((machine_cell(info.noun), machine.as_object()))
-    nouns: Object = tuple(name.removeprefix("machine:") for name, _ in cells)
-    return [*cells, (MACHINES_CELL, nouns)]
+def compiled_machines(schema: Schema, state: State) -> list[Machine]:
+    """Each machine that has an initial status, by noun."""
+    found = (compile_machine(info, state)
+             for info in sorted(schema.machines.values(), key=lambda m: m.noun))
+    return [machine for machine in found if machine is not None]
+
+
+def machine_cells(machines: Sequence[Machine]) -> list[tuple[str, Object]]:
+    """``machine:<Noun>`` for each machine, and ``machines``."""
+    nouns: Object = tuple(machine.noun for machine in machines)
+    return [*((machine_cell(m.noun), m.as_object()) for m in machines), (MACHINES_CELL, nouns)]
 
 
 def trapped_cycles(machine: Machine) -> list[tuple[str, ...]]:
@@ -173,17 +175,14 @@ def trapped_cycles(machine: Machine) -> list[tuple[str, ...]]:
     return sorted(found)
 
 
-def machine_warnings(schema: Schema, state: State) -> list[str]:
+def machine_warnings(machines: Sequence[Machine]) -> list[str]:
     """A warning for each machine cycle without an exit transition."""
-    warnings: list[str] = []
-    for info in sorted(schema.machines.values(), key=lambda m: m.noun):
-        machine = compile_machine(info, state)
-        for cycle in trapped_cycles(machine) if machine is not None else ():
-            warnings.append(
-                f"State Machine Definition '{info.noun}': the statuses {', '.join(cycle)} "
-                "form a cycle no transition leaves (it is obligatory that each cycle has "
-                "some exit transition)")
-    return warnings
+    return [
+        f"State Machine Definition '{machine.noun}': the statuses {', '.join(cycle)} "
+        "form a cycle no transition leaves (it is obligatory that each cycle has some exit "
+        "transition)"
+        for machine in machines for cycle in trapped_cycles(machine)
+    ]
 
 
 def status_facts(state: State) -> list[tuple[str, Fact]]:

@@ -21,7 +21,12 @@ from arest.compiler.constraints import constraint_cells
 from arest.compiler.derivations import compile_rule, program, program_cells, strata
 from arest.compiler.fields import resolve_cells
 from arest.compiler.links import link_cells
-from arest.compiler.machines import machine_cells, machine_warnings, status_facts
+from arest.compiler.machines import (
+    compiled_machines,
+    machine_cells,
+    machine_warnings,
+    status_facts,
+)
 from arest.compiler.plans import RuleError
 from arest.compiler.population import membership_facts, with_facts, with_populations
 from arest.compiler.schema import schema_of
@@ -153,6 +158,7 @@ def build(state: State | None, sources: Iterable[Source], compiled: Compiled) ->
         declared, [*membership_facts(declared), *status_facts(declared)]))
     source_object: Object = tuple((path, text) for path, text in sources)
     schema = schema_of(populated)
+    machines = compiled_machines(schema, populated)
     return store_all(
         populated,
         [
@@ -160,8 +166,8 @@ def build(state: State | None, sources: Iterable[Source], compiled: Compiled) ->
             *link_cells(schema),
             *constraint_cells(schema),
             *program_cells(program(schema, compiled.rules)),
-            *machine_cells(schema, populated),
+            *machine_cells(machines),
             (SOURCE_CELL, source_object),
-            (WARNINGS_CELL, (*compiled.warnings, *machine_warnings(schema, populated))),
+            (WARNINGS_CELL, (*compiled.warnings, *machine_warnings(machines))),
         ],
     )

@@ -16,7 +16,7 @@ from arest.algebra.relations import Relation
 from arest.compiler.fields import Field
 from arest.compiler.machines import Transition
 from arest.compiler.population import Change, Delta, exists
-from arest.system.derive import Changes, derived_mode
+from arest.system.derive import Changes, derived_mode, relation_of
 from arest.system.dred import derive
 from arest.system.entities import field_named, fields, represent, slug
 from arest.system.errors import Refusal, closest, invalid_input
@@ -205,7 +205,7 @@ def settle(before: State, change: Change) -> tuple[State, Delta, list[dict[str, 
     delta = Delta(entities=change.delta.entities)
     for fact_type in {*change.delta.added, *change.delta.removed, *derived.added,
                       *derived.removed}:
-        old, new = _relation_of(before, fact_type), _relation_of(after, fact_type)
+        old, new = relation_of(before, fact_type, 0), relation_of(after, fact_type, 0)
         candidates = (change.delta.added.get(fact_type, set())
                       | change.delta.removed.get(fact_type, set())
                       | derived.added.get(fact_type, set())
@@ -233,11 +233,6 @@ def _merged(first: Delta, then: Delta) -> Delta:
         if removed:
             merged.removed[fact_type] = removed
     return merged
-
-
-def _relation_of(state: State, fact_type: str) -> Relation:
-    contents = state.get(fact_type)
-    return contents if isinstance(contents, Relation) else Relation(0)
 
 
 def _listed(change: Change, derived: Changes, delta: Delta) -> list[dict[str, Any]]:
