@@ -12,14 +12,20 @@ Durable creates: ``tenant.call("create:Customer", {"id": f"c{n}@x", "Name": f"C{
   changed cells are checkpointed.
 * ``memory tenant``: ``db=":memory:"``; the same commands with nothing written to disk.
 
+Concurrent writers, on the SQLite tenant, the same number of creates in all: ``1 thread``
+(the baseline), ``2 threads, disjoint cells`` (one thread creates Customers, the other
+Products: no cell in common) and ``2 threads, one cell`` (both create Customers).  Each
+accepted command is durable before ``call`` returns; the table gives creates per second of
+wall time and how many times SYSTEM ran per command (1.00: no command had to run again).
+
 Restart: a database whose journal holds N accepted ``create:Customer`` commands, built
 through ``tenant.call`` (that time is reported too), then ``Tenant.open`` on a copy of it:
 
-* ``checkpoint``: as the tenant left it on close: the checkpointed cells are read and no
-  command is replayed;
-* ``no checkpoint``: the ``cells`` rows and the ``checkpoint`` / ``checkpoint key`` rows of
-  ``meta`` deleted with raw ``sqlite3`` (then ``VACUUM``), so the whole journal is replayed on
-  the kept base state;
+* ``checkpoint``: as the tenant left it on close: the checkpointed cells are read and the
+  digest of their asserted facts checked; no command is replayed;
+* ``no checkpoint``: the ``cells`` rows and the ``checkpoint`` rows of ``meta`` deleted with
+  raw ``sqlite3`` (then ``VACUUM``), so the whole journal is replayed on the kept base state,
+  each entry checked against the digest it recorded;
 * ``raw sqlite3: read the journal``: the floor of a replay, every journal row selected and
   its JSON decoded, with no command applied.
 
@@ -70,6 +76,8 @@ from harness import (
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "orders"
 CREATE_CANDIDATES = ("raw SQLite", "SQLite tenant", "memory tenant")
 CREATE_BASELINE = "raw SQLite"
+WRITERS = ("1 thread", "2 threads, disjoint cells", "2 threads, one cell")
+WRITERS_BASELINE = "1 thread"
 RESTARTS = ("raw sqlite3: read the journal", "checkpoint", "no checkpoint")
 RESTART_BASELINE = "checkpoint"
 STARTS = ("raw sqlite3", "fresh database", "reopen (kept base state)")
@@ -108,7 +116,12 @@ def customer(number: int) -> dict[str, str]:
 
 def _accepted(out: dict[str, Any], number: int) -> None:
     if out.get("rejected") is not False or "error" in out:
-        raise Rejected(f"create:Customer {customer(number)}: {out}")
+        raise Rejected(f"create {number}: {out}")
+
+
+def product(number: int) -> dict[str, str]:
+    """The input of the ``number``-th ``create:Product``."""
+    return {"id": f"sku-{number}", "Name": f"P{number}"}
 
 
 def _log(message: str) -> None:
@@ -160,6 +173,53 @@ def measure_creates(name: str, creates: int, warmup: int, folder: str) -> dict[s
     return {"candidate": name, "total_s": sum(samples) / 1e9, **summarize(samples).as_dict()}
 
 
+def measure_writers(kind: str, creates: int, folder: str) -> dict[str, Any]:
+    """``creates`` durable creates from one or two threads at once: wall time, latencies,
+    and the runs of SYSTEM per command (the clock is read once per run)."""
+    import threading
+
+    import arest
+    from arest.runtime.tenant import utc_now
+
+    runs = [0]
+    counting = threading.Lock()
+
+    def clock() -> str:
+        with counting:
+            runs[0] += 1
+        return utc_now()
+
+    path = Path(tempfile.mkdtemp(dir=folder)) / "writers.db"
+    tenant = arest.Tenant.open(EXAMPLE, db=path, clock=clock)
+    threads = 1 if kind == "1 thread" else 2
+    per_thread = creates // threads
+    samples: list[list[int]] = [[] for _ in range(threads)]
+
+    def writer(index: int) -> None:
+        noun = "Product" if index == 1 and kind == "2 threads, disjoint cells" else "Customer"
+        make = product if noun == "Product" else customer
+        counter = iter(range(index * per_thread, (index + 1) * per_thread))
+
+        def step() -> None:
+            number = next(counter)
+            _accepted(tenant.call(f"create:{noun}", make(number)), number)
+
+        samples[index] = time_calls(step, per_thread)
+
+    _log(f"writers, {kind}: {per_thread * threads:,} creates")
+    start = time.perf_counter_ns()
+    workers = [threading.Thread(target=writer, args=(i,)) for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    wall = (time.perf_counter_ns() - start) / 1e9
+    tenant.close()
+    merged = [sample for thread in samples for sample in thread]
+    return {"kind": kind, "wall_s": wall, "runs": runs[0],
+            **summarize(merged).as_dict()}
+
+
 # restart -------------------------------------------------------------------------------
 
 
@@ -172,7 +232,8 @@ def _drop_checkpoint(path: Path) -> None:
     """Delete the checkpointed cells and the checkpoint's marks, so a restart replays all."""
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("DELETE FROM cells")
-    connection.execute("DELETE FROM meta WHERE name IN ('checkpoint', 'checkpoint key')")
+    connection.execute("DELETE FROM meta WHERE name IN ('checkpoint', 'checkpoint key',"
+                       " 'checkpoint digest')")
     connection.execute("VACUUM")
     connection.close()
 
@@ -406,6 +467,25 @@ def report(results: dict[str, Any], plan: Plan) -> str:
     out.append(format_table(rows, columns, CREATE_BASELINE) + "\n")
 
     rows = {}
+    for r in results.get("writers", []):
+        rows[r["kind"]] = {
+            "rate": r["count"] / r["wall_s"],
+            "median": r["median_ns"] / 1e3,
+            "p99": r["p99_ns"] / 1e3,
+            "runs": r["runs"] / r["count"],
+        }
+    if rows:
+        count = results["writers"][0]["count"]
+        out.append(f"**Concurrent writers** on the SQLite tenant, {count:,} creates in all\n")
+        columns = [
+            Column("rate", "creates/s", "{:,.0f}"),
+            Column("median", "median µs", us),
+            Column("p99", "p99 µs", us),
+            Column("runs", "runs per command", "{:,.2f}", ratio=False),
+        ]
+        out.append(format_table(rows, columns, WRITERS_BASELINE) + "\n")
+
+    rows = {}
     for r in results["builds"]:
         chunks = r["chunks_s"]
         rows[_size_header(r["size"])] = {
@@ -507,6 +587,11 @@ def run(plan: Plan, folder: str) -> dict[str, Any]:
                                                   "warmup": plan.warmup, "folder": folder})
         for name in CREATE_CANDIDATES
     ]
+    writers = [
+        run_isolated(script, "measure_writers", {"kind": kind, "creates": plan.creates,
+                                                 "folder": folder})
+        for kind in WRITERS
+    ]
     builds = [run_isolated(script, "build", {"size": size, "folder": folder})
               for size in plan.sizes]
     restarts = [
@@ -520,7 +605,8 @@ def run(plan: Plan, folder: str) -> dict[str, Any]:
         for _ in range(plan.start_trials)
         for kind in STARTS
     ]
-    return {"creates": creates, "builds": builds, "restarts": restarts, "starts": starts}
+    return {"creates": creates, "writers": writers, "builds": builds, "restarts": restarts,
+            "starts": starts}
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -21,6 +21,7 @@ memo can make evaluation faster, never different.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from contextlib import suppress
 from typing import Final
 
 from arest.algebra import forms, reducer
@@ -118,7 +119,8 @@ def _code(f: Object, defs: Mapping[str, Cell]) -> Code:
     entry = _memo.get(id(f))
     if entry is None or entry.obj is not f:
         if len(_memo) >= _CACHE_LIMIT:
-            _memo.pop(next(iter(_memo)))
+            with suppress(StopIteration, RuntimeError):  # another thread evicted meanwhile
+                _memo.pop(next(iter(_memo)), None)
         entry = _memo[id(f)] = _Entry(f)
     defined = _NOTHING_DEFINED
     if defs:

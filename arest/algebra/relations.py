@@ -20,6 +20,10 @@ counted twice.  When overlay and removed pass ``max(compaction_floor, len(base) 
 entries, everything folds into a new base (a new dict: older relations keep theirs), so a
 change costs amortized O(1) and a huge batch costs what a dict costs.
 
+Beside the layers, a relation keeps the *trail* of its edits since the base: the facts each
+edit touched, newest first, so that :meth:`Relation.changes_since` finds what changed between
+two versions in proportion to the edits between them, not to the relation.
+
 >>> r = Relation.of(2, [("ord-1", "acme"), ("ord-2", "acme"), ("ord-3", "zeta")])
 >>> len(r), ("ord-2", "acme") in r, r.count(1, "acme")
 (3, True, 2)
@@ -51,6 +55,13 @@ ASSERTED: Final = True
 _ABSENT: Final = object()
 """The payload of a fact that is not there, inside this module (``payload`` says None)."""
 
+_Trail: TypeAlias = "tuple[tuple[Fact, ...], Any, int] | None"
+"""A relation's edits since its base, newest first: (facts the edit touched, the trail before
+it, facts on the trail); None before the first edit."""
+
+_CUT: Final[tuple[tuple[Fact, ...], Any, int]] = ((), None, 0)
+"""Where a trail was cut: the edits before it are forgotten (see ``Relation._edited``)."""
+
 
 
 class _ByValue(Protocol):
@@ -80,7 +91,7 @@ class Relation:
     layers into a new base; a subclass may lower it (tests do, to fold often).
     """
 
-    __slots__ = ("_base", "_indexes", "_removed", "_size", "arity")
+    __slots__ = ("_base", "_indexes", "_removed", "_size", "_trail", "arity")
 
     compaction_floor: ClassVar[int] = 4096
 
@@ -90,15 +101,26 @@ class Relation:
         self._indexes: tuple[_Index, ...] = (EMPTY,) * arity
         self._removed: PersistentMap[Fact, bool] = EMPTY
         self._size = 0
+        self._trail: _Trail = None
 
     def _layered(
         self, base: Base | None, indexes: tuple[_Index, ...],
-        removed: PersistentMap[Fact, bool], size: int,
+        removed: PersistentMap[Fact, bool], size: int, trail: _Trail = None,
     ) -> Relation:
         new = object.__new__(type(self))
         new.arity, new._base, new._indexes = self.arity, base, indexes
-        new._removed, new._size = removed, size
+        new._removed, new._size, new._trail = removed, size, trail
         return new
+
+    def _edited(self, facts: tuple[Fact, ...]) -> _Trail:
+        """The trail with one more edit, touching facts.  A trail longer than twice the
+        layered entries (or the compaction floor) is cut, so that it never holds much more
+        than the layers themselves: a diff across the cut reads the layers instead."""
+        trail = self._trail
+        length = (trail[2] if trail is not None else 0) + len(facts)
+        if length > 2 * max(self.compaction_floor, self._layered_entries() + len(facts)):
+            return (facts, _CUT, len(facts))
+        return (facts, trail, length)
 
     @classmethod
     def frozen(cls, arity: int, facts: dict[Fact, object]) -> Relation:
@@ -168,7 +190,8 @@ class Relation:
         indexes = (first.set(head, group.set(fact, payload)),
                    *(index.set(value, index.get(value, EMPTY).set(fact, True))
                      for index, value in zip(others, fact[1:], strict=True)))
-        return self._layered(base, indexes, self._removed, self._size + 1)
+        return self._layered(base, indexes, self._removed, self._size + 1,
+                             self._edited((fact,)))
 
     def extended(self, facts: Iterable[Fact]) -> Relation:
         """This relation with many facts added in one batch, ASSERTED; facts already there keep
@@ -196,7 +219,8 @@ class Relation:
             for index, value in zip(self._indexes, fact, strict=True):
                 rest = index[value].delete(fact)
                 indexes.append(index.set(value, rest) if rest else index.delete(value))
-            return self._layered(self._base, tuple(indexes), self._removed, self._size - 1)
+            return self._layered(self._base, tuple(indexes), self._removed, self._size - 1,
+                                 self._edited((fact,)))
         return self._changed({fact: _ABSENT})
 
     def updated(
@@ -298,7 +322,7 @@ class Relation:
             removed = with_items(removed, ((fact, True) for fact in hidden))
         if shown:
             removed = without_keys(removed, shown)
-        return self._layered(self._base, indexes, removed, size)
+        return self._layered(self._base, indexes, removed, size, self._edited(tuple(changes)))
 
     def _overlay(self) -> _Index:
         """The overlay's first-role index: first value → {fact: payload}."""
@@ -323,6 +347,63 @@ class Relation:
         """
         found = self._find(fact)
         return None if found is _ABSENT else found
+
+    def changes_since(
+        self, earlier: Relation
+    ) -> Iterator[tuple[Fact, object | None, object | None]]:
+        """Δ(earlier, self): each fact whose payload differs between earlier and this relation,
+        as (fact, payload in earlier, payload here), None where the fact is absent; in no
+        particular order.
+
+        Costs O(edits between them) when this relation was made from earlier by edits over
+        the same base (its trail reaches earlier's); O(layered entries) when the two share a
+        base otherwise; O(len(earlier) + len(self)) when they do not (after a fold, which
+        itself cost that much).
+
+        >>> r = Relation.of(2, [("a", "x"), ("b", "x")])
+        >>> s = r.add(("c", "y")).remove(("a", "x")).add(("b", "x"), ("why",))
+        >>> sorted(s.changes_since(r), key=str)
+        [(('a', 'x'), True, None), (('b', 'x'), True, ('why',)), (('c', 'y'), None, True)]
+        >>> list(s.add(("d", "z")).remove(("d", "z")).changes_since(s))
+        []
+        """
+        if self is earlier:
+            return iter(())
+        if self._base is not earlier._base:
+            return self._changes_by_content(earlier)
+        touched: list[Fact] = []
+        stop, node = earlier._trail, self._trail
+        while node is not stop:
+            if node is None or node is _CUT:  # earlier is not on this trail: read the layers
+                touched = [*self._removed, *earlier._removed]
+                for payloads in chain(self._overlay().values(), earlier._overlay().values()):
+                    touched.extend(payloads)
+                break
+            touched.extend(node[0])
+            node = node[1]
+        return self._changes_among(earlier, dict.fromkeys(touched))
+
+    def _changes_among(
+        self, earlier: Relation, facts: Iterable[Fact]
+    ) -> Iterator[tuple[Fact, object | None, object | None]]:
+        for fact in facts:
+            before, after = earlier._find(fact), self._find(fact)
+            if before is after or (before is not _ABSENT and after is not _ABSENT
+                                   and before == after):
+                continue
+            yield (fact, None if before is _ABSENT else before,
+                   None if after is _ABSENT else after)
+
+    def _changes_by_content(
+        self, earlier: Relation
+    ) -> Iterator[tuple[Fact, object | None, object | None]]:
+        before = dict(earlier.items())
+        for fact, payload in self.items():
+            known = before.pop(fact, _ABSENT)
+            if known is _ABSENT or known != payload:
+                yield (fact, None if known is _ABSENT else known, payload)
+        for fact, payload in before.items():
+            yield (fact, payload, None)
 
     def items(self) -> Iterator[tuple[Fact, object]]:
         """Each fact with its payload, in no particular order.

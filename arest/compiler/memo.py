@@ -10,6 +10,7 @@ cache it can make a command faster, never different.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Generic, TypeVar
 
 from arest.algebra import Object
@@ -38,6 +39,7 @@ class IdentityMemo(Generic[T]):
             return entry[1]
         value = self._decode(obj)
         if len(self._entries) >= self._limit:
-            self._entries.pop(next(iter(self._entries)))
+            with suppress(StopIteration, RuntimeError):  # another thread evicted meanwhile
+                self._entries.pop(next(iter(self._entries)), None)
         self._entries[id(obj)] = (obj, value)
         return value

@@ -2,44 +2,97 @@
 
 A journal entry is one accepted command: its sequence number, key, input and context (the
 time and the signal source), so that replaying the journal on the same readings rebuilds the
-same D.  SQLite runs in WAL mode with ``synchronous=FULL``: an entry is on disk when
-:meth:`Storage.append` returns.
+same D; and, written in the same row, the digest of the asserted facts after it and the
+asserted facts it added and removed (:mod:`arest.runtime.digest`), so that a replay is
+checked entry by entry and the latest facts can be listed.  Entries are appended in
+batches, one transaction each (a group commit: one fsync for the commands that arrived
+while the last batch was being written).  SQLite runs in WAL mode with ``synchronous=FULL``:
+a batch is on disk when :meth:`Storage.append` returns.
+
+A checkpoint keeps the cells that changed since the one before, the sequence number they
+are as of, and the digest of their asserted facts, in one transaction.
+
+Every method may be called from any thread: each storage serializes its own work.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
-FORMAT = "arest-journal-1"
+FORMAT = "arest-journal-2"
+"""Format 2 adds each entry's digest and facts, and the checkpoint's digest."""
+
+OLDER_FORMATS = ("arest-journal-1",)
+"""Formats opened by adding what format 2 added: their entries and checkpoint carry no
+digest, so they are replayed unchecked, as they were written."""
 
 
 class StorageError(RuntimeError):
-    """Raised when a database cannot be used: not an arest database, corrupt, truncated, or
-    written by another format.  The message names the file and what was found."""
+    """Raised when a database cannot be used: not an arest database, corrupt, truncated,
+    written by another format, or holding a journal whose replay does not give the asserted
+    facts it recorded.  The message names the file and what was found."""
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
+    """One accepted command as kept: ``digest`` is the digest of the asserted facts after
+    it (None in an older format), ``facts`` the JSON text of what it added and removed."""
+
     sequence: int
     key: str
     input: Any
     context: dict[str, str]
+    digest: str | None = None
+    facts: str | None = None
+
+
+class Pending(NamedTuple):
+    """An accepted command on its way to the journal: its input and context as the JSON
+    texts to keep, and its sequence number, which the tenant gives."""
+
+    sequence: int
+    key: str
+    input: str
+    context: str
+    digest: str
+    facts: str
+
+
+@dataclass(frozen=True)
+class Restored:
+    """The last checkpoint: its sequence number, every cell, and its digest (None when an
+    older format wrote it)."""
+
+    sequence: int
+    cells: dict[str, str]
+    digest: str | None
 
 
 class Storage(Protocol):
-    """A journal of accepted commands."""
+    """A journal of accepted commands, with checkpoints of D."""
 
-    def append(self, key: str, request: Any, context: dict[str, str]) -> int:
-        """Keep one accepted command; durable when this returns; its sequence number."""
+    durable: bool
+    """Whether the journal outlives the process (only then are checkpoints worth keeping)."""
+
+    def append(self, batch: Sequence[Pending]) -> None:
+        """Keep accepted commands, in sequence order after those kept, in one transaction;
+        durable when this returns, and not kept at all when it raises."""
         ...
 
     def entries(self, after: int = 0) -> Iterator[Entry]:
         """The kept commands after sequence number ``after``, in order."""
+        ...
+
+    def recent(self, before: int | None, count: int) -> list[Entry]:
+        """Up to ``count`` kept commands that recorded their facts, newest first, with a
+        sequence number below ``before`` (None: the newest)."""
         ...
 
     def base(self, key: str) -> str | None:
@@ -50,13 +103,18 @@ class Storage(Protocol):
         """Keep the compiled state of the readings with this key, in place of any other."""
         ...
 
-    def checkpoint(self, sequence: int, key: str, cells: dict[str, str | None]) -> None:
+    def checkpoint(self, sequence: int, key: str, cells: dict[str, str | None],
+                   digest: str) -> None:
         """Keep the cells that changed (None: gone) as of journal entry ``sequence``, for the
-        readings with this key; one transaction."""
+        readings with this key, with the digest of D's asserted facts; one transaction."""
         ...
 
-    def restore(self, key: str) -> tuple[int, dict[str, str]] | None:
-        """The last checkpoint for readings with this key: its sequence and every cell."""
+    def restore(self, key: str) -> Restored | None:
+        """The last checkpoint for readings with this key."""
+        ...
+
+    def disk_space_bytes(self) -> int:
+        """The bytes the database takes on disk (0 in memory)."""
         ...
 
     def close(self) -> None: ...
@@ -65,9 +123,12 @@ class Storage(Protocol):
 class MemoryStorage:
     """A journal that lives as long as the process: for tests and ``:memory:`` tenants."""
 
+    durable = False
+
     def __init__(self) -> None:
-        self._entries: list[Entry] = []
+        self._entries: list[Pending] = []  # read back as entries only when asked
         self._base: tuple[str, str] | None = None
+        self._lock = threading.Lock()
 
     def base(self, key: str) -> str | None:
         return self._base[1] if self._base is not None and self._base[0] == key else None
@@ -75,19 +136,33 @@ class MemoryStorage:
     def keep_base(self, key: str, state: str) -> None:
         self._base = (key, state)
 
-    def checkpoint(self, sequence: int, key: str, cells: dict[str, str | None]) -> None:
+    def checkpoint(self, sequence: int, key: str, cells: dict[str, str | None],
+                   digest: str) -> None:
         return None  # a memory journal dies with the process: nothing to restart from
 
-    def restore(self, key: str) -> tuple[int, dict[str, str]] | None:
+    def restore(self, key: str) -> Restored | None:
         return None
 
-    def append(self, key: str, request: Any, context: dict[str, str]) -> int:
-        entry = Entry(len(self._entries) + 1, key, json.loads(json.dumps(request)), dict(context))
-        self._entries.append(entry)
-        return entry.sequence
+    def append(self, batch: Sequence[Pending]) -> None:
+        with self._lock:
+            self._entries.extend(batch)
+
+    @staticmethod
+    def _entry(kept: Pending) -> Entry:
+        return Entry(kept.sequence, kept.key, json.loads(kept.input), json.loads(kept.context),
+                     kept.digest, kept.facts)
 
     def entries(self, after: int = 0) -> Iterator[Entry]:
-        return iter([entry for entry in self._entries if entry.sequence > after])
+        with self._lock:
+            return map(self._entry, self._entries[after:])
+
+    def recent(self, before: int | None, count: int) -> list[Entry]:
+        with self._lock:
+            end = len(self._entries) if before is None else max(0, before - 1)
+            return [self._entry(kept) for kept in self._entries[max(0, end - count):end][::-1]]
+
+    def disk_space_bytes(self) -> int:
+        return 0
 
     def close(self) -> None:
         return None
@@ -96,8 +171,11 @@ class MemoryStorage:
 class SqliteStorage:
     """The journal in a SQLite file (WAL, full synchronous commits)."""
 
+    durable = True
+
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._lock = threading.Lock()
         try:
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -105,7 +183,7 @@ class SqliteStorage:
             self._db.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT)")
             self._db.execute(
                 "CREATE TABLE IF NOT EXISTS journal (sequence INTEGER PRIMARY KEY, key TEXT NOT"
-                " NULL, input TEXT NOT NULL, context TEXT NOT NULL)"
+                " NULL, input TEXT NOT NULL, context TEXT NOT NULL, digest TEXT, facts TEXT)"
             )
             self._db.execute("CREATE TABLE IF NOT EXISTS base (key TEXT PRIMARY KEY, state TEXT)")
             self._db.execute(
@@ -114,46 +192,76 @@ class SqliteStorage:
             self._db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (FORMAT,))
             (found,) = self._db.execute("SELECT value FROM meta WHERE name='format'").fetchone()
             self._db.execute("PRAGMA quick_check").fetchone()
+            if found in OLDER_FORMATS:
+                self._upgrade()
+                found = FORMAT
         except sqlite3.DatabaseError as error:
             raise StorageError(f"{path}: not a usable arest database ({error})") from None
         if found != FORMAT:
-            raise StorageError(f"{path}: written in format {found!r}; this arest reads {FORMAT}")
+            raise StorageError(f"{path}: written in format {found!r}; this arest reads {FORMAT}"
+                               f" and {', '.join(OLDER_FORMATS)}")
 
-    def append(self, key: str, request: Any, context: dict[str, str]) -> int:
-        cursor = self._db.execute(
-            "INSERT INTO journal (key, input, context) VALUES (?, ?, ?)",
-            (key, json.dumps(request), json.dumps(context)),
-        )
-        return int(cursor.lastrowid or 0)
+    def _upgrade(self) -> None:
+        """Format 1 → 2: the journal gains its digest and facts columns, empty for the
+        entries already there."""
+        with self._db:
+            self._db.execute("BEGIN")
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(journal)")}
+            for column in ("digest", "facts"):
+                if column not in columns:
+                    self._db.execute(f"ALTER TABLE journal ADD COLUMN {column} TEXT")
+            self._db.execute("UPDATE meta SET value = ? WHERE name = 'format'", (FORMAT,))
 
-    def entries(self, after: int = 0) -> Iterator[Entry]:
+    def append(self, batch: Sequence[Pending]) -> None:
+        with self._lock, self._db:
+            self._db.execute("BEGIN")
+            self._db.executemany(
+                "INSERT INTO journal (sequence, key, input, context, digest, facts)"
+                " VALUES (?, ?, ?, ?, ?, ?)", batch)
+
+    def _rows(self, query: str, parameters: tuple[Any, ...]) -> list[Any]:
         try:
-            rows = self._db.execute(
-                "SELECT sequence, key, input, context FROM journal WHERE sequence > ?"
-                " ORDER BY sequence", (after,),
-            ).fetchall()
+            with self._lock:
+                return self._db.execute(query, parameters).fetchall()
         except sqlite3.DatabaseError as error:
             raise StorageError(f"{self.path}: the journal cannot be read ({error})") from None
-        for sequence, key, text, context in rows:
-            try:
-                yield Entry(sequence, key, json.loads(text), json.loads(context))
-            except ValueError:
-                raise StorageError(
-                    f"{self.path}: journal entry {sequence} is damaged ({text[:40]!r})"
-                ) from None
+
+    def _entry(self, row: tuple[Any, ...]) -> Entry:
+        sequence, key, text, context, digest, facts = row
+        try:
+            return Entry(sequence, key, json.loads(text), json.loads(context), digest, facts)
+        except ValueError:
+            raise StorageError(
+                f"{self.path}: journal entry {sequence} is damaged ({text[:40]!r})"
+            ) from None
+
+    def entries(self, after: int = 0) -> Iterator[Entry]:
+        rows = self._rows("SELECT sequence, key, input, context, digest, facts FROM journal"
+                          " WHERE sequence > ? ORDER BY sequence", (after,))
+        return map(self._entry, rows)
+
+    def recent(self, before: int | None, count: int) -> list[Entry]:
+        rows = self._rows(
+            "SELECT sequence, key, input, context, digest, facts FROM journal"
+            " WHERE sequence < ? AND facts IS NOT NULL ORDER BY sequence DESC LIMIT ?",
+            (2**62 if before is None else before, count),
+        )
+        return [self._entry(row) for row in rows]
 
     def base(self, key: str) -> str | None:
-        row = self._db.execute("SELECT state FROM base WHERE key = ?", (key,)).fetchone()
+        with self._lock:
+            row = self._db.execute("SELECT state FROM base WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
     def keep_base(self, key: str, state: str) -> None:
-        with self._db:
+        with self._lock, self._db:
             self._db.execute("BEGIN")
             self._db.execute("DELETE FROM base")
             self._db.execute("INSERT INTO base VALUES (?, ?)", (key, state))
 
-    def checkpoint(self, sequence: int, key: str, cells: dict[str, str | None]) -> None:
-        with self._db:
+    def checkpoint(self, sequence: int, key: str, cells: dict[str, str | None],
+                   digest: str) -> None:
+        with self._lock, self._db:
             self._db.execute("BEGIN")
             stored = self._db.execute("SELECT value FROM meta WHERE name='checkpoint key'")
             if (row := stored.fetchone()) is None or row[0] != key:
@@ -164,19 +272,29 @@ class SqliteStorage:
                 else:
                     self._db.execute("INSERT OR REPLACE INTO cells VALUES (?, ?)",
                                      (name, contents))
-            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('checkpoint key', ?)", (key,))
-            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('checkpoint', ?)",
-                             (str(sequence),))
+            self._db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [
+                ("checkpoint key", key), ("checkpoint", str(sequence)),
+                ("checkpoint digest", digest)])
 
-    def restore(self, key: str) -> tuple[int, dict[str, str]] | None:
-        meta = dict(self._db.execute("SELECT name, value FROM meta").fetchall())
-        if meta.get("checkpoint key") != key or "checkpoint" not in meta:
-            return None
-        cells = dict(self._db.execute("SELECT name, contents FROM cells").fetchall())
-        return int(meta["checkpoint"]), cells
+    def restore(self, key: str) -> Restored | None:
+        with self._lock:
+            meta = dict(self._db.execute("SELECT name, value FROM meta").fetchall())
+            if meta.get("checkpoint key") != key or "checkpoint" not in meta:
+                return None
+            cells = dict(self._db.execute("SELECT name, contents FROM cells").fetchall())
+        return Restored(int(meta["checkpoint"]), cells, meta.get("checkpoint digest"))
+
+    def disk_space_bytes(self) -> int:
+        total = 0
+        for suffix in ("", "-wal", "-shm"):
+            # A missing file is one SQLite has not made, or has removed.
+            with contextlib.suppress(OSError):
+                total += os.path.getsize(f"{self.path}{suffix}")
+        return total
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:
+            self._db.close()
 
 
 def open_storage(db: str | Path) -> Storage:

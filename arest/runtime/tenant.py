@@ -1,10 +1,21 @@
 """Tenant: the one mutable holder of a current D, durable before each answer.
 
-``Tenant.open(*readings, db=…)`` loads the readings and replays the journal; ``call(key,
-input)`` stamps the command with the time and its signal source (time is an input, so replay
-is deterministic), applies SYSTEM, and keeps an accepted command in the journal before it
+``Tenant.open(*readings, db=…)`` loads the readings and recovers D from the database
+(:mod:`arest.runtime.replay`).  ``call(key, input)`` stamps the command with the time and its
+signal source (time is an input, so replay is deterministic), applies SYSTEM, and keeps an
+accepted command in the journal, with the digest of the asserted facts after it, before it
 returns.  A command that changes nothing (an error, a rejection, a read) is not kept.
-A database is open in one process at a time.
+
+Commands run concurrently, isolated cell by cell (Definition 2).  Each runs on the D current
+when it starts, recording its footprint (:mod:`arest.runtime.footprint`), and commits under a
+short lock: when no cell of its footprint changed meanwhile, its written cells go into the
+current D and its journal entry is queued; otherwise it runs again on the new D.  The caller
+then waits for the entry to be on disk, written with the others queued meanwhile in one
+transaction (:mod:`arest.runtime.group_commit`).  Commands on disjoint cells never wait for
+each other's work; on a shared cell they serialize; the journal's order is a serial order
+that gives the same D and the same outputs.  After ``OPTIMISTIC_ATTEMPTS`` conflicts a
+command runs holding the lock, so it cannot starve.  A database is open in one process at a
+time.
 """
 
 from __future__ import annotations
@@ -16,28 +27,33 @@ import json
 import os
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime
+from json.encoder import encode_basestring
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
 from arest import __version__
-from arest.algebra import EMPTY_STATE, State, store_all
+from arest.algebra import EMPTY_STATE, State
 from arest.algebra.relations import Relation
-from arest.api import apply, load_sources, read_files
+from arest.api import read_files
+from arest.compiler.population import population_cell
+from arest.runtime import replay
 from arest.runtime.codec import FORMAT as CODEC
-from arest.runtime.codec import decode, decode_cell, encode, encode_cell
-from arest.runtime.storage import Storage, StorageError, open_storage
-from arest.system.derive import derive_all, rebuilt_on_load, without_derived_facts
+from arest.runtime.codec import encode, encode_cell
+from arest.runtime.digest import asserted_delta, recorded, text
+from arest.runtime.footprint import Footprint
+from arest.runtime.group_commit import GroupCommit
+from arest.runtime.replay import ReplayError, applied, changed_cells
+from arest.runtime.storage import Pending, Storage, open_storage
+from arest.system.derive import is_derived, rebuilt_on_load, without_derived_facts
+
+__all__ = ["ReplayError", "Tenant", "TenantLocked", "readings_key", "utc_now"]
 
 
 class TenantLocked(RuntimeError):
     """Raised when a database is already open in another process; names the holder."""
-
-
-class ReplayError(RuntimeError):
-    """Raised on open when a journaled command is no longer accepted (the readings changed
-    and the stored population would violate them); lists what it reported."""
 
 
 CHECKPOINT_EVERY = 500
@@ -48,6 +64,13 @@ CHECKPOINT_SHARE = 10
 ``CHECKPOINT_SHARE`` facts in the state: its cost per command stays constant as the state
 grows, and a restart replays at most that many commands."""
 
+OPTIMISTIC_ATTEMPTS = 3
+"""Runs of a command that may find a cell of its footprint changed before it commits; the
+next run holds the commit lock throughout."""
+
+RECENT_PAGE = 64
+"""Journal entries read at a time by :meth:`Tenant.recent_facts`."""
+
 
 def readings_key(sources: tuple[tuple[str, str], ...]) -> str:
     """What a kept state depends on: the readings' paths and texts, the bundled metamodel and
@@ -57,20 +80,6 @@ def readings_key(sources: tuple[tuple[str, str], ...]) -> str:
                      if entry.name.endswith(".md"))
     digest = hashlib.sha256(json.dumps([__version__, CODEC, bundled, sources]).encode())
     return digest.hexdigest()
-
-
-def _base(storage: Storage, key: str, sources: tuple[tuple[str, str], ...]) -> State:
-    """D for the readings: kept in the database, or compiled and kept; changed readings are
-    compiled afresh (and the journal is replayed on them)."""
-    kept = storage.base(key)
-    if kept is not None:
-        try:
-            return decode(kept)
-        except (ValueError, KeyError, TypeError):
-            pass  # a damaged copy is compiled again from the readings
-    state = load_sources(sources)
-    storage.keep_base(key, encode(state))
-    return state
 
 
 def utc_now() -> str:
@@ -95,120 +104,217 @@ def _lock(path: Path) -> IO[str]:
     return handle
 
 
+def _context_text(context: dict[str, str]) -> str:
+    """The context as JSON, made by hand: it is one per command, and always these two keys.
+
+    >>> json.loads(_context_text({"now": "2025-01-01T00:00:00Z", "source": "Human"}))
+    {'now': '2025-01-01T00:00:00Z', 'source': 'Human'}
+    """
+    return (f'{{"now": {encode_basestring(context["now"])},'
+            f' "source": {encode_basestring(context["source"])}}}')
+
+
+def _fact_count(state: State) -> int:
+    return sum(len(cell) for cell in state.values() if isinstance(cell, Relation))
+
+
 class Tenant:
     """A durable tenant over readings and a database (``:memory:`` for none)."""
 
-    def __init__(self, state: State, storage: Storage, lock: IO[str] | None,
-                 clock: Callable[[], str]) -> None:
-        self._state = state
+    def __init__(self, recovered: replay.Recovered, storage: Storage, key: str,
+                 lock: IO[str] | None, clock: Callable[[], str]) -> None:
+        self._current = (recovered.state, recovered.sequence, recovered.digest)
+        """D, the sequence number of the last command in it, and its digest: one value, so
+        that a reader takes all three at once."""
         self._storage = storage
+        self._journal = GroupCommit(storage, recovered.sequence)
+        self._key = key
         self._lock = lock
         self._clock = clock
-        self._writing = threading.Lock()
-        self._key = ""
-        self._sequence = 0
-        self._checkpointed = state
-        self._since = 0
-        self._facts = sum(len(cell) for cell in state.values() if isinstance(cell, Relation))
+        self._committing = threading.Lock()
+        """Held to check a footprint, install a D′ and queue its journal entry."""
+        self._checkpointing = threading.Lock()
+        self._checkpointed = recovered.checkpointed
+        self._checkpoint_sequence = recovered.checkpoint_sequence
+        self._facts = _fact_count(recovered.state)
 
     @classmethod
     def open(cls, *readings: str | Path, db: str | Path = ":memory:",
              clock: Callable[[], str] = utc_now) -> Tenant:
-        """Load the readings, open the database, replay its journal."""
+        """Load the readings, open the database, recover D (checkpoint + checked replay)."""
         lock = None if str(db) == ":memory:" else _lock(Path(db))
         try:
             storage = open_storage(db)
             sources = read_files(*readings)
             key = readings_key(sources)
-            restored = storage.restore(key)
-            if restored is not None:
-                sequence, cells = restored
-                try:
-                    state = store_all(EMPTY_STATE, ((name, decode_cell(text))
-                                                    for name, text in cells.items()))
-                except (ValueError, KeyError, TypeError) as error:
-                    raise StorageError(f"{db}: a checkpointed cell cannot be read ({error})"
-                                       ) from None
-                checkpointed = state
-                if rebuilt_on_load(state):
-                    state = derive_all(state)
-            else:
-                sequence, state = 0, _base(storage, key, sources)
-                checkpointed = EMPTY_STATE  # the first checkpoint keeps every cell
-            for entry in storage.entries(after=sequence):
-                out, after = apply(state, entry.key, entry.input, entry.context)
-                if "error" in out or out.get("rejected"):
-                    raise ReplayError(
-                        f"{db}: journal entry {entry.sequence} ({entry.key}) is not accepted"
-                        f" on these readings: {out.get('error') or out.get('violations')}"
-                    )
-                state = after
-                sequence = entry.sequence
+            recovered = replay.recover(storage, db, key, sources)
+            tenant = cls(recovered, storage, key, lock, clock)
+            if recovered.rebased:  # new readings: keep D whole under them before the base
+                tenant._checkpoint(tenant._current, wait=True)
+            if recovered.base_to_keep is not None:
+                storage.keep_base(key, encode(recovered.base_to_keep))
         except BaseException:
             if lock is not None:
                 lock.close()
             raise
-        tenant = cls(state, storage, lock, clock)
-        tenant._key, tenant._sequence, tenant._checkpointed = key, sequence, checkpointed
-        tenant._since = sequence - restored[0] if restored is not None else sequence
         return tenant
 
     @property
     def state(self) -> State:
-        """The current D (a value: keep it as a snapshot if you like)."""
-        return self._state
+        """The current D (a value: keep it as a snapshot if you like).  It may hold a
+        command whose journal entry is being written; ``call`` answers nothing before what
+        it read is durable."""
+        return self._current[0]
+
+    @property
+    def digest(self) -> str:
+        """The digest of the current D's asserted facts, ``v1:`` and 64 hex digits
+        (:mod:`arest.runtime.digest`); the journal keeps it with every entry."""
+        return text(self._current[2])
 
     def call(self, key: str, request: Any = None, source: str = "System") -> dict[str, Any]:
         """Apply one command; an accepted change is durable before this returns."""
         try:
-            json.dumps(request)
+            encoded = json.dumps(request)
         except (TypeError, ValueError, RecursionError) as error:
             message = ("the input nests too deeply" if isinstance(error, RecursionError)
                        else "the input is not JSON")
             return {"error": {"code": "invalid_input", "message": message, "path": "$",
                               "expected": "JSON values"}}
-        with self._writing:
-            context = {"now": self._clock(), "source": source}
-            out, after = apply(self._state, key, request, context)
-            if after is not self._state:
-                self._sequence = self._storage.append(key, request, context)
-                self._state = after
-                self._since += 1
-                if self._since >= max(CHECKPOINT_EVERY, self._facts // CHECKPOINT_SHARE):
-                    self._checkpoint()
+        self._journal.check()
+        attempt = 0
+        while True:
+            exclusive = attempt >= OPTIMISTIC_ATTEMPTS
+            outer: AbstractContextManager[Any] = self._committing if exclusive else nullcontext()
+            with outer:
+                snapshot, seen, _ = self._current
+                context = {"now": self._clock(), "source": source}
+                out, after, footprint = applied(snapshot, key, request, context)
+                if after is snapshot:
+                    committed = None
+                else:
+                    inner: AbstractContextManager[Any] = (nullcontext() if exclusive
+                                                          else self._committing)
+                    with inner:
+                        committed = self._commit(snapshot, after, footprint, key, encoded,
+                                                 context)
+                    if committed is None:
+                        attempt += 1
+                        continue
+            # Nothing is answered before what it rests on is in the journal.
+            self._journal.wait(seen if committed is None else committed[1])
+            if committed is not None:
+                self._checkpoint_if_due(committed)
             return out
 
-    def _checkpoint(self) -> None:
+    def _commit(self, snapshot: State, after: State, footprint: Footprint | None, key: str,
+                request: str, context: dict[str, str]) -> tuple[State, int, int] | None:
+        """Install the command's D′ and queue its journal entry, unless a cell of its
+        footprint changed since its snapshot (None: run it again).  Holds the commit lock."""
+        current, sequence, digest = self._current
+        if current is not snapshot:
+            if footprint is None or not footprint.unchanged(snapshot, current):
+                return None
+            after = footprint.merged(current, after)
+        delta = asserted_delta(current, after, changed_cells(current, after, footprint))
+        digest, facts = recorded(digest, delta)
+        sequence += 1
+        self._journal.enqueue(Pending(sequence, key, request, _context_text(context),
+                                      text(digest), facts))
+        self._current = (after, sequence, digest)
+        return self._current
+
+    def _checkpoint_if_due(self, committed: tuple[State, int, int]) -> None:
+        due = max(CHECKPOINT_EVERY, self._facts // CHECKPOINT_SHARE)
+        if committed[1] - self._checkpoint_sequence >= due:
+            self._checkpoint(committed, wait=False)
+
+    def _checkpoint(self, current: tuple[State, int, int], wait: bool) -> None:
         """Keep the cells changed since the last checkpoint (by identity: an unchanged cell
-        is the same object), so that a restart replays only the journal after it."""
-        before, now = self._checkpointed, self._state
-        in_memory = rebuilt_on_load(now)
-        changed: dict[str, str | None] = {
-            name: encode_cell(without_derived_facts(contents)
-                              if name in in_memory and isinstance(contents, Relation)
-                              else contents)
-            for name, contents in now.items()
-            if before.get(name) is not contents
-        }
-        changed.update({name: None for name in before if name not in now})
-        self._storage.checkpoint(self._sequence, self._key, changed)
-        self._checkpointed = now
-        self._since = 0
-        self._facts = sum(len(cell) for cell in now.values() if isinstance(cell, Relation))
+        is the same object), so that a restart replays only the journal after it.  Runs
+        outside the commit lock, on a durable D; one at a time, never going back to an
+        earlier sequence."""
+        if not self._storage.durable or not self._checkpointing.acquire(blocking=wait):
+            return  # nothing to restart from, or another thread is keeping one now
+        state, sequence, digest = current
+        try:
+            if sequence < self._checkpoint_sequence or (
+                    sequence == self._checkpoint_sequence and self._checkpointed is not
+                    EMPTY_STATE):
+                return
+            before = self._checkpointed
+            in_memory = rebuilt_on_load(state)
+            changed: dict[str, str | None] = {
+                name: encode_cell(without_derived_facts(contents)
+                                  if name in in_memory and isinstance(contents, Relation)
+                                  else contents)
+                for name, contents in state.items()
+                if before.get(name) is not contents
+            }
+            changed.update({name: None for name in before if name not in state})
+            self._storage.checkpoint(sequence, self._key, changed, text(digest))
+            self._checkpointed, self._checkpoint_sequence = state, sequence
+            self._facts = _fact_count(state)
+        finally:
+            self._checkpointing.release()
 
     def checkpoint(self) -> None:
-        """Keep the changed cells now (also done every CHECKPOINT_EVERY commands and on close)."""
-        with self._writing:
-            self._checkpoint()
+        """Keep the changed cells now (also done as commands accumulate, and on close)."""
+        current = self._current
+        self._journal.wait(current[1])
+        self._checkpoint(current, wait=True)
+
+    def recent_facts(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The most recently asserted facts that hold now, newest first, each once: its fact
+        type, its values in role order, the time and the journal sequence number of the
+        command that asserted it.  Read from the journal, so it survives a restart.
+
+        Facts of the readings themselves, of the entity populations and derived facts are
+        not listed; a fact asserted again is listed at its latest assertion.
+        """
+        state = self._current[0]
+        fact_types = state.get(population_cell("Fact Type"))
+        found: list[dict[str, Any]] = []
+        seen: set[tuple[str, tuple[str, ...]]] = set()
+        before: int | None = None
+        while len(found) < limit:
+            entries = self._storage.recent(before, RECENT_PAGE)
+            for entry in entries:
+                added = json.loads(entry.facts or "{}").get("+", [])
+                for cell, values in reversed(added):
+                    fact = tuple(values)
+                    if (cell, fact) in seen or len(found) >= limit:
+                        continue
+                    seen.add((cell, fact))
+                    relation = state.get(cell)
+                    payload = relation.payload(fact) if isinstance(relation, Relation) else None
+                    if (payload is not None and not is_derived(payload)
+                            and isinstance(fact_types, Relation) and (cell,) in fact_types):
+                        found.append({"fact_type": cell, "values": list(values),
+                                      "time": entry.context.get("now"),
+                                      "sequence": entry.sequence})
+            if len(entries) < RECENT_PAGE:
+                break
+            before = entries[-1].sequence
+        return found
+
+    def disk_space_bytes(self) -> int:
+        """The database's size on disk: the file, its write-ahead log and its shared-memory
+        index (0 for ``:memory:``)."""
+        return self._storage.disk_space_bytes()
 
     def close(self) -> None:
-        # Closing checkpoints only what a restart would otherwise replay at length.
-        if self._key and self._since >= CHECKPOINT_EVERY:
-            self.checkpoint()
-        self._storage.close()
-        if self._lock is not None:
-            self._lock.close()
-            self._lock = None
+        """Wait for the journal, checkpoint when a restart would replay at length, and let
+        the database go (to another process, too)."""
+        try:
+            self._journal.wait(self._current[1])
+            if self._current[1] - self._checkpoint_sequence >= CHECKPOINT_EVERY:
+                self.checkpoint()
+        finally:
+            self._storage.close()
+            if self._lock is not None:
+                self._lock.close()
+                self._lock = None
 
     def __enter__(self) -> Tenant:
         return self

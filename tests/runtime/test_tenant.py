@@ -3,6 +3,7 @@
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
@@ -15,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ORDERS = ROOT / "examples" / "orders"
 
 
-def ticking() -> object:
+def ticking() -> Callable[[], str]:
     times = iter(f"2025-01-01T00:00:{n:02d}Z" for n in range(60))
     return lambda: next(times)
 
@@ -112,13 +113,13 @@ def test_a_reopen_does_not_read_unchanged_readings_again(
     db = tmp_path / "shop.db"
     with arest.Tenant.open(ORDERS, db=db) as tenant:
         tenant.call("create:Customer", {"id": "ann@x", "Name": "Ann"})
-    import arest.runtime.tenant as tenant_module
+    import arest.runtime.replay as replay_module
 
     def refuse(*_: object, **__: object) -> None:
         raise AssertionError("the readings were compiled again")
 
     with monkeypatch.context() as patch:
-        patch.setattr(tenant_module, "load_sources", refuse)
+        patch.setattr(replay_module, "load_sources", refuse)
         with arest.Tenant.open(ORDERS, db=db) as again:
             assert arest.apply(again.state, "read:Customer", "ann@x")[0]["Name"] == "Ann"
     changed = tmp_path / "orders.md"
@@ -132,6 +133,7 @@ def test_a_reopen_does_not_read_unchanged_readings_again(
 def test_restart_from_a_checkpoint_replays_only_what_follows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import arest.runtime.replay as replay_module
     import arest.runtime.tenant as tenant_module
 
     monkeypatch.setattr(tenant_module, "CHECKPOINT_EVERY", 5)
@@ -142,14 +144,14 @@ def test_restart_from_a_checkpoint_replays_only_what_follows(
         tenant.call("snapshot", {"label": "twelve"})
         expected = arest.apply(tenant.state, "list:Customer")[0]
     replayed: list[int] = []
-    original = tenant_module.apply
+    original = replay_module.apply  # type: ignore[attr-defined]
 
     def counting(*arguments: object) -> object:
         replayed.append(1)
         return original(*arguments)  # type: ignore[arg-type]
 
     with monkeypatch.context() as patch:
-        patch.setattr(tenant_module, "apply", counting)
+        patch.setattr(replay_module, "apply", counting)
         with arest.Tenant.open(ORDERS, db=db) as again:
             assert replayed == []  # closing kept a checkpoint of everything
             assert arest.apply(again.state, "list:Customer")[0] == expected
@@ -215,3 +217,87 @@ def test_derived_facts_come_back_stored_or_rebuilt(tmp_path: Path) -> None:
     with arest.Tenant.open(readings, db=db) as again:
         for fact_type, rows in expected.items():
             assert arest.apply(again.state, f"query:{fact_type}")[0] == rows
+
+
+def test_changed_readings_list_every_violation_with_its_kind(tmp_path: Path) -> None:
+    db = tmp_path / "shop.db"
+    readings = tmp_path / "r.md"
+    readings.write_text("Customer(.id) is an entity type.\nCustomer has Phone.\n")
+    with arest.Tenant.open(readings, db=db) as tenant:
+        tenant.call("assert", {"fact_type": "Customer_has_Phone", "bindings": ["c1", "1"]})
+        tenant.call("assert", {"fact_type": "Customer_has_Phone", "bindings": ["c1", "2"]})
+    readings.write_text("Customer(.id) is an entity type.\nCustomer has Phone.\n"
+                        "  Each Customer has at most one Phone.\n")
+    with pytest.raises(ReplayError) as caught:
+        arest.Tenant.open(readings, db=db)
+    message = str(caught.value)
+    assert "journal entry 2 (assert)" in message
+    assert "Each Customer has at most one Phone. (UC, alethic)" in message and '"c1"' in message
+
+
+def test_changed_readings_are_kept_once_the_population_fits_them(tmp_path: Path) -> None:
+    import arest.runtime.replay as replay_module
+
+    db = tmp_path / "shop.db"
+    readings = tmp_path / "r.md"
+    first = "Customer(.id) is an entity type.\nCustomer has Phone.\n"
+    readings.write_text(first)
+    with arest.Tenant.open(readings, db=db) as tenant:
+        for n in range(3):
+            assert not tenant.call("create:Customer", {"id": f"c{n}", "Phone": str(n)})[
+                "rejected"]
+    readings.write_text(first + "  Each Customer has at most one Phone.\n")
+    with arest.Tenant.open(readings, db=db) as tenant:  # replayed and revalidated
+        assert arest.apply(tenant.state, "list:Customer")[0]["total"] == 3
+        digest = tenant.digest
+    replayed: list[str] = []
+    original = replay_module.apply  # type: ignore[attr-defined]
+
+    def counting(*arguments: object) -> object:
+        replayed.append(str(arguments[1]))
+        return original(*arguments)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(replay_module, "apply", counting)
+        with arest.Tenant.open(readings, db=db) as again:  # from the checkpoint it kept
+            assert again.digest == digest and replayed == []
+    readings.write_text(first)
+    with arest.Tenant.open(readings, db=db) as reverted:  # back again: replayed, no mismatch
+        assert arest.apply(reverted.state, "list:Customer")[0]["total"] == 3
+
+
+def test_recent_facts_are_newest_first_and_survive_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "shop.db"
+    with arest.Tenant.open(ORDERS, db=db, clock=ticking()) as tenant:
+        tenant.call("create:Customer", {"id": "ann@x", "Name": "Ann"})
+        tenant.call("create:Customer", {"id": "bo@x", "Name": "Bo"})
+        tenant.call("update:Customer", {"id": "ann@x", "Name": "Annie"})
+        tenant.call("create:Order", {"id": "o-9"})  # rejected: not journaled
+        recent = tenant.recent_facts()
+    assert recent == [
+        {"fact_type": "Customer_has_Name", "values": ["ann@x", "Annie"],
+         "time": "2025-01-01T00:00:02Z", "sequence": 3},
+        {"fact_type": "Customer_has_Name", "values": ["bo@x", "Bo"],
+         "time": "2025-01-01T00:00:01Z", "sequence": 2},
+    ]  # Ann's first Name no longer holds; populations are not fact types
+    with arest.Tenant.open(ORDERS, db=db) as again:
+        assert again.recent_facts() == recent
+        assert again.recent_facts(limit=1) == recent[:1]
+
+
+def test_recent_facts_of_a_memory_tenant() -> None:
+    with arest.Tenant.open(ORDERS) as tenant:
+        for n in range(70):
+            tenant.call("create:Customer", {"id": f"c{n}@x", "Name": f"C{n}"})
+        recent = tenant.recent_facts(limit=100)
+        assert [fact["values"][0] for fact in recent] == [f"c{n}@x" for n in range(69, -1, -1)]
+        assert tenant.disk_space_bytes() == 0
+
+
+def test_disk_space_counts_the_database_and_its_log(tmp_path: Path) -> None:
+    db = tmp_path / "shop.db"
+    with arest.Tenant.open(ORDERS, db=db) as tenant:
+        tenant.call("create:Customer", {"id": "ann@x", "Name": "Ann"})
+        files = [db, Path(f"{db}-wal"), Path(f"{db}-shm")]
+        assert tenant.disk_space_bytes() == sum(f.stat().st_size for f in files if f.exists())
+        assert tenant.disk_space_bytes() > db.stat().st_size > 0

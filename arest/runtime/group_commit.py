@@ -1,0 +1,76 @@
+"""Group commit: accepted commands reach the journal in order, several to one transaction.
+
+A tenant installs a command's D′ as soon as it commits (so the next command can run on it)
+and queues its journal entry here; the caller then waits until that entry is durable
+before it answers.  The first waiter that finds no write in progress takes every queued
+entry and writes them in one transaction, outside any lock the tenant holds, while the
+other commands go on running; the others wait for it, and one of them writes the next
+batch.  Entries are written in sequence order and a batch is all or nothing, so whenever
+an entry is durable, every entry before it is too: an answer never rests on a command the
+journal could lose.
+
+A batch that cannot be written (a full disk, a vanished file) leaves D ahead of the journal,
+so the queue breaks: every waiter, then and after, gets :class:`StorageError`.
+
+>>> from arest.runtime.storage import MemoryStorage, Pending
+>>> storage = MemoryStorage()
+>>> queue = GroupCommit(storage, durable=0)
+>>> queue.enqueue(Pending(1, "snapshot", "{}", "{}", "v1:0", "{}"))
+>>> queue.wait(1)
+>>> queue.durable, [entry.sequence for entry in storage.entries()]
+(1, [1])
+"""
+
+from __future__ import annotations
+
+import threading
+
+from arest.runtime.storage import Pending, Storage, StorageError
+
+
+class GroupCommit:
+    """The queue of journal entries between commit and durability."""
+
+    def __init__(self, storage: Storage, durable: int) -> None:
+        self._storage = storage
+        self._ready = threading.Condition()
+        self._queued: list[Pending] = []
+        self._writing = False
+        self._broken: BaseException | None = None
+        self.durable = durable
+        """The sequence number of the last entry on disk."""
+
+    def enqueue(self, entry: Pending) -> None:
+        """Queue an entry (in sequence order: the tenant calls this under its commit lock)."""
+        with self._ready:
+            self._queued.append(entry)
+
+    def check(self) -> None:
+        """Raise :class:`StorageError` when a batch could not be written."""
+        if self._broken is not None:
+            raise StorageError(f"the journal could not be written ({self._broken}); the"
+                               " tenant holds commands it could not keep: open it again")
+
+    def wait(self, sequence: int) -> None:
+        """Return when every entry up to ``sequence`` is durable, writing batches as needed."""
+        with self._ready:
+            while self.durable < sequence:
+                self.check()
+                if self._writing:
+                    self._ready.wait()
+                    continue
+                batch, self._queued = self._queued, []
+                if not batch:
+                    raise RuntimeError(f"journal entry {sequence} was never queued")
+                self._writing = True
+                self._ready.release()
+                try:
+                    self._storage.append(batch)
+                except BaseException as error:
+                    self._broken = error
+                    raise StorageError(f"the journal could not be written ({error})") from error
+                finally:
+                    self._ready.acquire()
+                    self._writing = False
+                    self._ready.notify_all()
+                self.durable = batch[-1].sequence

@@ -1,0 +1,195 @@
+"""Recovery: D from the last checkpoint and the journal after it, checked by the digest.
+
+``recover`` starts from the last checkpoint kept for these readings (or from the compiled
+readings when there is none), replays every later journal entry, and checks each against
+the digest it recorded (:mod:`arest.runtime.digest`):
+
+- the checkpoint's cells must hold the asserted facts its digest says, else
+  :class:`StorageError` (a damaged or altered cell);
+- each replayed entry must leave the digest it recorded, else :class:`StorageError` naming
+  the entry and the facts replay gave against those it recorded;
+- an entry no longer accepted is a :class:`ReplayError` listing what it reported.
+
+A journal written under other readings (they changed on disk, or arest changed) cannot be
+checked against its digests: it is replayed on the new readings, each command validated as it
+runs, and then the whole population is validated once more; any alethic violation fails the
+open with every violation listed.  The caller then keeps a checkpoint under the new readings.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arest.algebra import EMPTY_STATE, State, store_all
+from arest.api import apply, load_sources
+from arest.runtime.codec import decode, decode_cell
+from arest.runtime.digest import (
+    Delta,
+    advanced,
+    asserted_delta,
+    parsed,
+    recorded,
+    state_digest,
+    text,
+)
+from arest.runtime.footprint import Footprint
+from arest.runtime.storage import Entry, Storage, StorageError
+from arest.system.derive import derive_all, rebuilt_on_load
+from arest.system.validate import alethic, all_violations
+
+WHOLE_STATE_VERBS = frozenset({"snapshot", "rollback", "compile"})
+"""Verbs that capture, replace or revalidate all of D: their footprint is every cell.  (A
+snapshot keeps the state it is given, so it must be given D itself, not a recording view.)"""
+
+READING_VERBS = frozenset({"schema", "list", "read", "get", "query", "project", "verify",
+                           "explain", "snapshots", "actions", "search", "fetch", "ask",
+                           "synthesize", "validate"})
+"""Verbs that only read D: run on D itself, since nothing checks a reader's footprint.  Were
+one to change D, it would commit as the whole-state verbs do (only if nothing else had)."""
+
+_ABSENT = object()
+
+
+class ReplayError(RuntimeError):
+    """Raised on open when a journaled command is no longer accepted, or the population
+    violates an alethic constraint, on readings that changed since the journal was written;
+    the message lists every error or violation (the constraint's reading, kind, detail)."""
+
+
+def applied(state: State, key: Any, request: Any, context: dict[str, str]
+            ) -> tuple[dict[str, Any], State, Footprint | None]:
+    """SYSTEM on state, with the command's footprint recorded; no footprint (every cell)
+    for the verbs that take all of D or only read it, or when the command returned a state
+    it did not make from the one it was given."""
+    verb = key.partition(":")[0] if isinstance(key, str) else ""
+    if verb in WHOLE_STATE_VERBS or verb in READING_VERBS:
+        out, after = apply(state, key, request, context)
+        return out, after, None
+    footprint = Footprint()
+    out, result = apply(footprint.view(state), key, request, context)
+    made = footprint.state_of(result)
+    return (out, result, None) if made is None else (out, made, footprint)
+
+
+def changed_cells(before: State, after: State, footprint: Footprint | None) -> Iterable[str]:
+    """The cells that may differ: those written, or else every cell whose contents are not
+    the same object (O(cells), for the commands that take all of D)."""
+    if footprint is not None:
+        return footprint.written
+    names = [name for name, contents in after.items() if before.get(name, _ABSENT) is not contents]
+    names.extend(name for name in before if name not in after)
+    return names
+
+
+def described(out: dict[str, Any]) -> str:
+    """What a refused command reported: its error, or one line per alethic violation."""
+    if "error" in out:
+        error = out["error"]
+        return f"{error.get('code')}: {error.get('message')}"
+    return violations_text(alethic(out.get("violations", [])))
+
+
+def violations_text(violations: list[dict[str, Any]]) -> str:
+    return "".join(
+        f"\n  - {v.get('reading')} ({v.get('kind')}, {v.get('modality')}):"
+        f" {json.dumps(v.get('detail'), ensure_ascii=False)}" for v in violations
+    )
+
+
+@dataclass
+class Recovered:
+    """D after recovery, with what the tenant needs to go on: the last sequence number and
+    the digest, what the last checkpoint holds, the compiled base to keep (when the database
+    does not hold it yet), and whether D must be checkpointed whole (new readings)."""
+
+    state: State
+    sequence: int
+    digest: int
+    checkpointed: State
+    checkpoint_sequence: int
+    base_to_keep: State | None
+    rebased: bool
+
+
+def _checkpointed(db: str | Path, cells: dict[str, str], sequence: int,
+                  recorded: str | None) -> tuple[State, int]:
+    try:
+        state = store_all(EMPTY_STATE, ((name, decode_cell(text_)) for name, text_ in
+                                        cells.items()))
+    except (ValueError, KeyError, TypeError) as error:
+        raise StorageError(f"{db}: a checkpointed cell cannot be read ({error})") from None
+    digest = state_digest(state)
+    if recorded is not None and _recorded(db, recorded, f"the checkpoint as of entry {sequence}"
+                                          ) not in (None, digest):
+        raise StorageError(
+            f"{db}: the checkpoint as of journal entry {sequence} does not hold the asserted"
+            f" facts it recorded (digest {text(digest)}, recorded {recorded}): a cell was"
+            " damaged or altered")
+    return state, digest
+
+
+def _recorded(db: str | Path, recorded: str, where: str) -> int | None:
+    try:
+        return parsed(recorded)
+    except ValueError:
+        raise StorageError(f"{db}: {where} has a damaged digest ({recorded[:80]!r})") from None
+
+
+def _base(storage: Storage, key: str, sources: tuple[tuple[str, str], ...]
+          ) -> tuple[State, bool, bool]:
+    """The compiled readings: (D, whether the database kept them, whether the journal was
+    written under them).  A damaged kept copy is compiled again from the readings."""
+    kept = storage.base(key)
+    if kept is not None:
+        try:
+            return decode(kept), True, True
+        except (ValueError, KeyError, TypeError):
+            return load_sources(sources), False, True
+    return load_sources(sources), False, False
+
+
+def _mismatch(db: str | Path, entry: Entry, digest: int, delta: Delta) -> StorageError:
+    return StorageError(
+        f"{db}: journal entry {entry.sequence} ({entry.key}) replays to other asserted facts"
+        f" than it recorded (digest {text(digest)}, recorded {entry.digest}); replay gave"
+        f" {recorded(0, delta)[1][:400]}, the journal recorded {(entry.facts or '{}')[:400]}")
+
+
+def recover(storage: Storage, db: str | Path, key: str,
+            sources: tuple[tuple[str, str], ...]) -> Recovered:
+    """D for these readings from the database: checkpoint + replay, checked (see the module)."""
+    restored = storage.restore(key)
+    base_to_keep: State | None = None
+    if restored is not None:
+        state, digest = _checkpointed(db, restored.cells, restored.sequence, restored.digest)
+        checkpointed, start, checked = state, restored.sequence, True
+        if rebuilt_on_load(state):
+            state = derive_all(state)
+    else:
+        state, kept, checked = _base(storage, key, sources)
+        base_to_keep = None if kept else state
+        digest, checkpointed, start = state_digest(state), EMPTY_STATE, 0
+    sequence = start
+    for entry in storage.entries(after=start):
+        out, after, footprint = applied(state, entry.key, entry.input, entry.context)
+        if "error" in out or out.get("rejected"):
+            raise ReplayError(f"{db}: journal entry {entry.sequence} ({entry.key}) is not"
+                              f" accepted on these readings: {described(out)}")
+        delta = asserted_delta(state, after, changed_cells(state, after, footprint))
+        digest = advanced(digest, delta)
+        if checked and entry.digest is not None and _recorded(
+            db, entry.digest, f"journal entry {entry.sequence}"
+        ) not in (None, digest):
+            raise _mismatch(db, entry, digest, delta)
+        state, sequence = after, entry.sequence
+    rebased = not checked and sequence > start
+    if rebased:
+        found = alethic(all_violations(state))
+        if found:
+            raise ReplayError(f"{db}: the population violates the readings"
+                              f"{violations_text(found)}")
+    return Recovered(state, sequence, digest, checkpointed, start, base_to_keep, rebased)
