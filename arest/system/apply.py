@@ -11,12 +11,14 @@ from typing import Any
 
 from arest.algebra import State
 from arest.system import entity_verbs, evolution, fact_verbs, snapshots, transitions
+from arest.system.bridge import ask, synthesize, validate_text
 from arest.system.context import Context, read_context
 from arest.system.describe import describe
 from arest.system.entities import list_entities
 from arest.system.errors import Refusal, closest
 from arest.system.explain import explain
 from arest.system.inputs import checked_text
+from arest.system.search import fetch, search
 from arest.system.self_modification import compile_readings
 
 Output = dict[str, Any]
@@ -56,6 +58,11 @@ _VERBS: dict[str, tuple[bool, Handler]] = {
     "snapshot": (False, lambda s, t, r, c: snapshots.snapshot(s, r, c)),
     "rollback": (False, lambda s, t, r, c: snapshots.rollback(s, r)),
     "snapshots": (False, lambda s, t, r, c: (snapshots.snapshots(s, r), s)),
+    "search": (False, lambda s, t, r, c: (search(s, r), s)),
+    "fetch": (False, lambda s, t, r, c: (fetch(s, r), s)),
+    "ask": (False, lambda s, t, r, c: (ask(s, r), s)),
+    "synthesize": (False, lambda s, t, r, c: (synthesize(s, r), s)),
+    "validate": (False, lambda s, t, r, c: (validate_text(s, r), s)),
 }
 
 
