@@ -7,13 +7,17 @@ Backus notation, and prints the result:
     28
 
 ``arest check READINGS…`` reads readings and prints their diagnostics compiler-style;
-``arest apply KEY [INPUT] --readings … --db …`` runs one command on a durable tenant.
+``arest apply KEY [INPUT] --readings … --db …`` runs one command on a durable tenant;
+``arest mcp --readings …`` serves the tenant to an agent over MCP on stdio;
+``arest serve READINGS…`` serves it over HTTP (``/mcp``) and SSE (``/sse``).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 import click
@@ -22,7 +26,17 @@ from arest.algebra import DEFAULT_FUEL, NotationError, Object, apply, evaluate, 
 from arest.api import ReadingError, load_sources, read_files, warnings
 from arest.runtime import ReplayError, StorageError, Tenant, TenantLocked
 
-DEFAULT_DB = "arest.db"
+DATABASE_NAME = "arest.db"
+
+
+def default_database(readings: tuple[str, ...]) -> Path:
+    """Where a tenant is kept when no ``--db`` is given: ``arest.db`` in the first readings
+    folder (beside the first readings file), else in the current directory — so the same
+    readings find the same state from any directory."""
+    if not readings:
+        return Path(DATABASE_NAME)
+    first = Path(readings[0])
+    return (first if first.is_dir() else first.parent) / DATABASE_NAME
 
 
 def _parse(text: str, what: str) -> Object:
@@ -133,9 +147,11 @@ def _input(text: str | None) -> Any:
 @click.argument("input_text", metavar="[INPUT]", required=False)
 @click.option("--readings", "readings", multiple=True, type=_READINGS, metavar="PATH",
               help="A readings file or folder of *.md (repeatable); none: the metamodel alone.")
-@click.option("--db", default=DEFAULT_DB, show_default=True, metavar="PATH",
-              help="The SQLite database that keeps the journal; ':memory:' keeps nothing.")
-def apply_command(key: str, input_text: str | None, readings: tuple[str, ...], db: str) -> None:
+@click.option("--db", metavar="PATH",
+              help="The SQLite database that keeps the journal; ':memory:' keeps nothing."
+                   "  [default: arest.db in the first readings folder, else here]")
+def apply_command(key: str, input_text: str | None, readings: tuple[str, ...],
+                  db: str | None) -> None:
     """Apply one command KEY with INPUT (JSON; '-' reads stdin; absent is null) to the
     tenant of the readings kept in the database, and print its output as JSON.
 
@@ -150,15 +166,140 @@ def apply_command(key: str, input_text: str | None, readings: tuple[str, ...], d
       arest apply read:Customer '"ann@example.com"' --readings examples/orders --db shop.db
     """
     request = _input(input_text)
-    try:
-        with Tenant.open(*readings, db=db) as tenant:
-            out = tenant.call(key, request, source="Human")
-    except TenantLocked as error:
-        click.echo(str(error), err=True)
-        sys.exit(2)
-    except (ReadingError, ReplayError, StorageError) as error:
-        click.echo(str(error), err=True)
-        sys.exit(1)
+    with _open(readings, str(db or default_database(readings))) as tenant:
+        out = tenant.call(key, request, source="Human")
     click.echo(json.dumps(out, indent=2, ensure_ascii=False))
     failed = isinstance(out, dict) and ("error" in out or out.get("rejected") is True)
     sys.exit(1 if failed else 0)
+
+
+@main.command("mcp")
+@click.option("--mode", type=click.Choice(["local", "remote"]), default="local",
+              show_default=True, envvar="AREST_MODE",
+              help="local: serve a tenant kept on this machine; remote: relay to the arest"
+                   " server at --url.")
+@click.option("--url", envvar="AREST_URL", metavar="URL",
+              help="remote mode: the arest server's address (AREST_URL), e.g."
+                   " http://127.0.0.1:4009.")
+@click.option("--api-key", envvar="AREST_API_KEY", metavar="KEY",
+              help="remote mode: the key the server requires (AREST_API_KEY).")
+@click.option("--readings", "readings", multiple=True, type=_READINGS, metavar="PATH",
+              envvar="AREST_READINGS_DIR",
+              help="A readings file or folder of *.md (repeatable; AREST_READINGS_DIR).")
+@click.option("--db", metavar="PATH", envvar="AREST_DB",
+              help="The SQLite database (AREST_DB); ':memory:' keeps nothing."
+                   "  [default: arest.db in the first readings folder, else here]")
+@click.option("--tags", metavar="A,B,…",
+              help="The tool tags to serve, comma-separated  [default: entity,introspection]")
+@click.option("--include-tools", metavar="A,B,…",
+              help="Tools to add to the tags' tools, comma-separated.")
+@click.option("--exclude-tools", metavar="A,B,…", help="Tools to remove, comma-separated.")
+def mcp_command(mode: str, url: str | None, api_key: str | None, readings: tuple[str, ...],
+                db: str | None, tags: str | None, include_tools: str | None,
+                exclude_tools: str | None) -> None:
+    """Serve the tenant of READINGS to an MCP client over stdio (local mode), or relay the
+    client to another arest server (remote mode; the LLM-bridge verbs then answer
+    prompt-only, since sampling is not relayed).
+
+    Commands arrive from an Agent; each accepted one is journaled before it is answered.
+    The mode, readings, database and tools are printed to stderr at start.
+
+    \b
+    Client configuration (Claude Desktop, Cursor, …):
+      {"mcpServers": {"arest": {"command": "arest",
+        "args": ["mcp", "--mode", "local", "--readings", "/path/to/readings"]}}}
+    """
+    from arest.verbs import SurfaceError, surface
+
+    try:
+        active = surface(tags, include_tools, exclude_tools)
+    except SurfaceError as error:
+        hint = {"tags": "--tags", "include_tools": "--include-tools",
+                "exclude_tools": "--exclude-tools"}[error.option]
+        raise click.BadParameter(
+            f"unknown {', '.join(error.unknown)}; valid values: {', '.join(error.valid)}",
+            param_hint=hint) from None
+    if mode == "remote":
+        if not url:
+            raise click.UsageError("remote mode needs --url (or AREST_URL)")
+        if readings or db:
+            raise click.UsageError("remote mode serves the remote's tenant: no --readings, --db")
+        click.echo(f"arest mcp: mode remote, relaying to {url}, tools"
+                   f" {', '.join(v.name for v in active.listed())}", err=True)
+        _transport("remote")(url, api_key or None, active)
+        return
+    database = db or str(default_database(readings))
+    serve = _transport("stdio")
+    tenant = _open(readings, database)
+    click.echo(f"arest mcp: mode {mode}, readings {', '.join(readings) or '(metamodel only)'},"
+               f" database {database}, tools {', '.join(v.name for v in active.listed())}",
+               err=True)
+    with tenant:
+        serve(tenant, active)
+
+
+@main.command("serve")
+@click.argument("readings", nargs=-1, type=_READINGS)
+@click.option("--db", metavar="PATH", envvar="AREST_DB",
+              help="The SQLite database (AREST_DB); ':memory:' keeps nothing."
+                   "  [default: arest.db in the first readings folder, else here]")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to serve.")
+@click.option("--port", default=4009, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--api-key", envvar="AREST_API_KEY", metavar="KEY",
+              help="Every request must bear Authorization: Bearer KEY (AREST_API_KEY).")
+@click.option("--admin-key", envvar="AREST_ADMIN_KEY", metavar="KEY",
+              help="Requests bearing this key act as a Human (AREST_ADMIN_KEY).")
+@click.option("--conformance", is_flag=True,
+              help="Also serve the MCP conformance suite's fixtures (tools such as"
+                   " test_simple_text, prompts, test:// resources) whatever the URL's tags.")
+def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: int,
+                  api_key: str | None, admin_key: str | None, conformance: bool) -> None:
+    """Serve the tenant of READINGS over MCP: streamable HTTP at /mcp and SSE at /sse.
+
+    A URL chooses its tools: /mcp?tags=entity,persistence&include_tools=propose
+    &exclude_tools=delete (default entity,introspection).  Commands arrive from an Agent,
+    or from a Human when the request bears the admin key.
+
+    \b
+    Client configuration:
+      {"mcpServers": {"arest": {"url": "http://127.0.0.1:4009/mcp"}}}
+    """
+    import uvicorn
+
+    from arest.transports.web import Access, Web, security_for, web_app
+
+    transports = [_transport("http"), _transport("sse")]
+    database = db or str(default_database(readings))
+    tenant = _open(readings, database)
+    web = Web(tenant, Access(api_key or None, admin_key or None), security_for(host, port))
+    if conformance:
+        from dataclasses import replace
+
+        from arest.transports.conformance import extend
+
+        web = replace(web, extend=extend)
+    click.echo(f"arest serve: http://{host}:{port}/mcp and /sse, readings"
+               f" {', '.join(readings) or '(metamodel only)'}, database {database}"
+               f"{', API key required' if api_key else ''}", err=True)
+    with tenant:
+        uvicorn.run(web_app(web, transports), host=host, port=port, log_level="warning")
+
+
+def _open(readings: tuple[str, ...], database: str) -> Tenant:
+    """The tenant, or exit: 2 when the database is open elsewhere, 1 when it cannot be used."""
+    try:
+        return Tenant.open(*readings, db=database)
+    except TenantLocked as error:
+        click.echo(f"arest: {error}", err=True)
+        sys.exit(2)
+    except (ReadingError, ReplayError, StorageError) as error:
+        click.echo(f"arest: {error}", err=True)
+        sys.exit(1)
+
+
+def _transport(name: str) -> Any:
+    """The transport plugin registered under ``name`` in ``arest.transports``."""
+    for entry in entry_points(group="arest.transports"):
+        if entry.name == name:
+            return entry.load()
+    raise click.ClickException(f"no transport {name!r} is installed; reinstall arest")

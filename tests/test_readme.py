@@ -47,3 +47,52 @@ def test_the_rule_and_machine_example_says_what_the_readme_says() -> None:
         "Task 't-1' targets Milestone 'm-1'.", "Task 't-1' has Status 'Open'."]
     assert arest.apply(D, "query:Milestone_has_open_Task_Count")[0]["rows"] == []
     assert arest.apply(D, "read:Task", "t-1")[0]["status"] == "Done"
+
+
+def test_the_client_configuration_starts_a_server(tmp_path: Path) -> None:
+    import json
+    import shutil
+    import subprocess
+    import sys
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", text, re.S)]
+    server = next(b for b in blocks if "command" in b["mcpServers"]["arest"])[
+        "mcpServers"]["arest"]
+    readings = tmp_path / "readings"
+    shutil.copytree(ROOT / "examples" / "orders", readings)
+    args = [str(readings) if a == "/absolute/path/to/readings" else a for a in server["args"]]
+    assert server["command"] == "arest"
+    started = subprocess.run([sys.executable, "-m", "arest", *args], input="",
+                             capture_output=True, text=True, timeout=60)
+    assert started.returncode == 0, started.stderr
+    assert "mode local" in started.stderr
+    assert (readings / "arest.db").exists()  # the documented default database
+
+
+def test_the_main_job_serves_the_example_at_the_readme_url(tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    import anyio
+    from mcp.client import Client
+
+    from tests.transports.serving import arest_serve
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    main_job = re.findall(r"```sh\n(.*?)```", text, re.S)[0].strip()
+    assert main_job.endswith("arest serve examples/orders")
+    url = next(b for b in (json.loads(b) for b in re.findall(r"```json\n(.*?)```", text, re.S))
+               if "url" in b["mcpServers"]["arest"])["mcpServers"]["arest"]["url"]
+    assert url.startswith("http://127.0.0.1:4009/mcp")
+    readings = tmp_path / "orders"
+    shutil.copytree(ROOT / "examples" / "orders", readings)
+
+    async def listed(base: str) -> list[str]:
+        async with Client(url.replace("http://127.0.0.1:4009", base)) as client:
+            return [tool.name for tool in (await client.list_tools()).tools]
+
+    with arest_serve(tmp_path, readings) as base:
+        tools = anyio.run(listed, base)
+    assert "create" in tools and "schema" in tools
+    assert (readings / "arest.db").exists()  # SQLite, beside the readings

@@ -1,0 +1,99 @@
+"""``arest mcp --mode remote``: a stdio server that forwards to another arest's ``/mcp``.
+
+Every request is relayed as it is: tools/list, tools/call, resources; the remote decides the
+tools, from the surface this process was started with (sent as the URL's query), and its
+errors come back with their codes.  Sampling is not relayed: the remote sees a client without
+it, so its LLM-bridge verbs answer prompt-only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+import anyio
+import mcp_types as types
+from mcp.server import Server, ServerRequestContext
+from mcp.server.context import CallNext, HandlerResult
+
+from arest import __version__
+from arest.verbs import Surface
+
+
+def remote_url(base: str, surface: Surface) -> str:
+    """The remote's ``/mcp`` with this surface as its query: ``http://h:4009`` →
+    ``http://h:4009/mcp?tags=entity,introspection&include_tools=…``."""
+    root = base.rstrip("/")
+    root = root if root.endswith("/mcp") else root + "/mcp"
+    from arest.verbs import CATALOGUE
+
+    tagged = {name for name, verb in CATALOGUE.items() if verb.tag in surface.tags}
+    query = {"tags": ",".join(surface.tags)}
+    if surface.verbs - tagged:
+        query["include_tools"] = ",".join(sorted(surface.verbs - tagged))
+    if tagged - surface.verbs:
+        query["exclude_tools"] = ",".join(sorted(tagged - surface.verbs))
+    return f"{root}?{urlencode(query, safe=',')}"
+
+
+def serve(url: str, api_key: str | None, surface: Surface) -> None:
+    """Relay stdin/stdout to the remote arest at ``url`` until the client closes them."""
+    anyio.run(_serve, remote_url(url, surface), api_key)
+
+
+async def _serve(url: str, api_key: str | None) -> None:
+    import httpx2
+    from mcp.client import Client
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.server.stdio import stdio_server
+
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    async with httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300)
+                                  ) as http, \
+            Client(streamable_http_client(url, http_client=http), mode="legacy") as remote:
+        server = relay(remote)
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+
+def relay(remote: Any) -> Server[Any]:
+    """A server answering each request with the remote's answer to it."""
+    advertised = (remote.server_capabilities.experimental or {}).get("arest")
+
+    async def list_tools(ctx: ServerRequestContext[Any, Any],
+                         params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        result: types.ListToolsResult = await remote.list_tools()
+        return result
+
+    async def call_tool(ctx: ServerRequestContext[Any, Any],
+                        params: types.CallToolRequestParams) -> types.CallToolResult:
+        result: types.CallToolResult = await remote.call_tool(params.name, params.arguments)
+        return result
+
+    async def list_resources(ctx: ServerRequestContext[Any, Any],
+                             params: types.PaginatedRequestParams | None
+                             ) -> types.ListResourcesResult:
+        result: types.ListResourcesResult = await remote.list_resources()
+        return result
+
+    async def read_resource(ctx: ServerRequestContext[Any, Any],
+                            params: types.ReadResourceRequestParams
+                            ) -> types.ReadResourceResult:
+        result: types.ReadResourceResult = await remote.read_resource(str(params.uri))
+        return result
+
+    async def advertise(ctx: ServerRequestContext[Any, Any], call_next: CallNext
+                        ) -> HandlerResult:
+        result = await call_next(ctx)
+        if advertised and ctx.method in ("initialize", "server/discover") \
+                and isinstance(result, dict):
+            result.setdefault("capabilities", {}).setdefault("experimental", {})[
+                "arest"] = advertised
+        return result
+
+    server: Server[Any] = Server(
+        "arest-remote", version=__version__, on_list_tools=list_tools,
+        on_call_tool=call_tool, on_list_resources=list_resources,
+        on_read_resource=read_resource)
+    server.middleware.append(advertise)
+    return server

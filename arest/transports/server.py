@@ -1,0 +1,187 @@
+"""One MCP server over one tenant, built from the verb catalogue for one surface.
+
+``mcp_server(tenant, surface)`` is the SDK's low-level ``Server`` with four handlers and
+nothing else to know: tools are the surface's verbs (:mod:`arest.verbs`), a call is
+``tenant.call(command_for(verb, arguments))`` with the Signal Source ``Agent``, and
+resources are :mod:`arest.resources`.  Every transport runs this server; it serves both
+protocol eras (the client's first message decides).
+
+Errors, as DESIGN §6 fixes them: a tool outside the surface is JSON-RPC -32601, a tool that
+does not exist -32602; bad arguments and SYSTEM errors are results with ``isError``; any other
+exception becomes -32603 without its text.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import anyio.to_thread
+import mcp_types as types
+from mcp.server import Server, ServerRequestContext
+from mcp.server.context import CallNext, HandlerResult
+from mcp.shared.exceptions import MCPError
+from pydantic import ValidationError
+
+from arest import __version__
+from arest.resources import RESOURCES
+from arest.runtime import Tenant
+from arest.runtime.tenant import utc_now
+from arest.transports.sampling import REQUEST, sample
+from arest.verbs import (
+    CATALOGUE,
+    DESTRUCTIVE,
+    READ_ONLY,
+    Surface,
+    SurfaceError,
+    VerbError,
+    command_for,
+)
+
+AGENT = "Agent"
+INSTRUCTIONS = (
+    "arest runs a domain written as FORML 2 readings. Start with `schema` to learn the nouns, "
+    "fact types and state machines; entities are read and changed with get, create, update, "
+    "transition and delete; every answer carries the violations that rejected a change and "
+    "the links (legal events) that can follow it."
+)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling: the tools they see and the Signal Source of their commands."""
+
+    surface: Surface
+    source: str = AGENT
+
+
+CallerOf = Callable[[Any], Caller]
+"""The caller of one request, from the transport's request (a Starlette ``Request`` on
+HTTP; None on stdio).  Raises :class:`SurfaceError` for a bad tag or tool name."""
+
+
+def _tools(surface: Surface) -> list[types.Tool]:
+    return [types.Tool(name=verb.name, description=verb.description,
+                       input_schema=dict(verb.schema), annotations=types.ToolAnnotations(
+                           read_only_hint=verb.name in READ_ONLY,
+                           destructive_hint=verb.name in DESTRUCTIVE, open_world_hint=False))
+            for verb in surface.listed()]
+
+
+def _result(out: dict[str, Any]) -> types.CallToolResult:
+    text = json.dumps(out, ensure_ascii=False)
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
+                                structured_content=out, is_error="error" in out)
+
+
+async def _run(tenant: Tenant, verb: str, arguments: dict[str, Any], caller: Caller
+               ) -> dict[str, Any]:
+    """The verb's SYSTEM output: the tenant's answer to its command, or the argument error."""
+    try:
+        command = command_for(verb, arguments, caller.surface)
+    except VerbError as error:
+        return error.envelope
+    out: dict[str, Any] = await anyio.to_thread.run_sync(
+        tenant.call, command.key, command.input, caller.source)
+    return out
+
+
+def _caller(caller_of: CallerOf, ctx: ServerRequestContext[Any, Any]) -> Caller:
+    try:
+        return caller_of(ctx.request)
+    except SurfaceError as error:
+        raise MCPError(types.INVALID_PARAMS, str(error),
+                       data={"option": error.option, "unknown": error.unknown,
+                             "valid": error.valid}) from None
+
+
+def _middleware(caller_of: CallerOf) -> Any:
+    async def middleware(ctx: ServerRequestContext[Any, Any], call_next: CallNext
+                         ) -> HandlerResult:
+        """Advertise the caller's surface in the handshake of either era (the SDK drops
+        unknown keys under ``capabilities.tools``, hence ``experimental.arest``), and turn
+        a stray exception into -32603 with no traceback or text: the handshake era would
+        otherwise send its message verbatim under code 0."""
+        try:
+            result = await call_next(ctx)
+        except (MCPError, ValidationError):
+            raise  # the SDK's own answers: -32602 for malformed params, and ours
+        except Exception:  # this middleware's whole job is to catch any other exception
+            log.exception("arest MCP: %s failed", ctx.method)
+            raise MCPError(types.INTERNAL_ERROR, "internal error") from None
+        if ctx.method in ("initialize", "server/discover") and isinstance(result, dict):
+            capabilities = result.setdefault("capabilities", {})
+            experimental = capabilities.setdefault("experimental", {})
+            experimental["arest"] = _caller(caller_of, ctx).surface.advertisement()
+        return result
+
+    return middleware
+
+
+def mcp_server(tenant: Tenant, caller_of: CallerOf | Surface, name: str = "arest"
+               ) -> Server[Any]:
+    """The MCP server over a tenant; each request's tools and Signal Source come from
+    ``caller_of`` (a fixed surface: every call from an Agent)."""
+    if isinstance(caller_of, Surface):
+        fixed = Caller(caller_of)
+        caller_of = lambda request: fixed  # noqa: E731 - a constant caller
+    callers: CallerOf = caller_of
+
+    async def list_tools(ctx: ServerRequestContext[Any, Any],
+                         params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=_tools(_caller(callers, ctx).surface))
+
+    async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+                        ) -> types.CallToolResult | types.InputRequiredResult:
+        caller = _caller(callers, ctx)
+        surface = caller.surface
+        if params.name not in CATALOGUE:
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}",
+                           data={"tool": params.name, "tools": sorted(surface.verbs)})
+        if params.name not in surface.verbs:
+            raise MCPError(types.METHOD_NOT_FOUND,
+                           f"Tool {params.name!r} is not active on this connection",
+                           data={"tool": params.name, "tag": CATALOGUE[params.name].tag,
+                                 "tags_active": list(surface.tags)})
+        arguments = dict(params.arguments or {})
+        out = await _run(tenant, params.name, arguments, caller)
+        if out.get("mode") == "prompt-only" and REQUEST not in arguments:
+            answer = await sample(ctx, params, out["prompt"])
+            if isinstance(answer, types.InputRequiredResult):
+                return answer
+            if answer is not None:
+                out = await _run(tenant, params.name, {**arguments, REQUEST: answer}, caller)
+        return _result(out)
+
+    async def list_resources(ctx: ServerRequestContext[Any, Any],
+                             params: types.PaginatedRequestParams | None
+                             ) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=[
+            types.Resource(name=r.name, uri=r.uri, description=r.description,
+                           mime_type="application/json")
+            for r in RESOURCES.values()])
+
+    async def read_resource(ctx: ServerRequestContext[Any, Any],
+                            params: types.ReadResourceRequestParams
+                            ) -> types.ReadResourceResult:
+        resource = RESOURCES.get(str(params.uri))
+        if resource is None:
+            raise MCPError(types.INVALID_PARAMS, f"Unknown resource: {params.uri}",
+                           data={"uri": str(params.uri), "resources": list(RESOURCES)})
+        document = await anyio.to_thread.run_sync(resource.document, tenant, utc_now())
+        return types.ReadResourceResult(contents=[types.TextResourceContents(
+            uri=resource.uri, mime_type="application/json",
+            text=json.dumps(document, ensure_ascii=False))])
+
+    server: Server[Any] = Server(
+        name, version=__version__, instructions=INSTRUCTIONS,
+        on_list_tools=list_tools, on_call_tool=call_tool,
+        on_list_resources=list_resources, on_read_resource=read_resource,
+    )
+    server.middleware.append(_middleware(callers))
+    return server
