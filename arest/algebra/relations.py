@@ -118,7 +118,9 @@ class Relation:
         than the layers themselves: a diff across the cut reads the layers instead."""
         trail = self._trail
         length = (trail[2] if trail is not None else 0) + len(facts)
-        if length > 2 * max(self.compaction_floor, self._layered_entries() + len(facts)):
+        # The floor test first: it is free, and short trails never need the layers counted.
+        if length > 2 * self.compaction_floor and length > 2 * (
+                self._layered_entries() + len(facts)):
             return (facts, _CUT, len(facts))
         return (facts, trail, length)
 

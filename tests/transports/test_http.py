@@ -113,16 +113,18 @@ async def test_an_unknown_name_in_the_url_is_invalid_params(server: str, era: st
     assert isinstance(errors[-1], MCPError) and errors[-1].code == -32602
 
 
-async def test_sse_reads_the_tools_from_its_get(server: str) -> None:
-    async with sse_client(f"{server}/sse?tags=persistence&include_tools=read",
-                          headers=bearer(API_KEY)) as (read, write), \
-            ClientSession(read, write) as session:
-        init = await session.initialize()
-        listed = [tool.name for tool in (await session.list_tools()).tools]
-        taken = await session.call_tool("snapshot", {"label": "over-sse"})
+@pytest.mark.parametrize("era", ["auto", "legacy"])
+async def test_sse_reads_the_tools_from_its_get(server: str, era: str) -> None:
+    url = f"{server}/sse?tags=persistence&include_tools=read"
+    async with Client(sse_client(url, headers=bearer(API_KEY)), mode=era) as client:
+        shown = client.server_capabilities.experimental["arest"]  # type: ignore[index]
+        listed = [tool.name for tool in (await client.list_tools()).tools]
+        taken = await client.call_tool("snapshot", {"label": f"over-sse-{era}"})
+        version = client.protocol_version
+    assert version == ("2025-11-25" if era == "legacy" else "2026-07-28")
     assert listed == ["read", "snapshot", "rollback", "snapshots"]
-    assert init.capabilities.experimental["arest"]["tags_active"] == ["persistence"]
-    assert taken.structured_content == {"id": "over-sse"}
+    assert shown["tags_active"] == ["persistence"]
+    assert taken.structured_content == {"id": f"over-sse-{era}"}
 
 
 async def test_sse_with_an_unknown_tag_is_400_listing_the_valid_ones(server: str) -> None:
