@@ -1,14 +1,17 @@
-"""One MCP server over one tenant, built from the verb catalogue for one surface.
+"""One MCP server over one tenant, built from the verb catalogue.
 
-``mcp_server(tenant, surface)`` is the SDK's low-level ``Server`` with four handlers and
-nothing else to know: tools are the surface's verbs (:mod:`arest.verbs`), a call is
-``tenant.call(command_for(verb, arguments))`` with the Signal Source ``Agent``, and
-resources are :mod:`arest.resources`.  Every transport runs this server; it serves both
-protocol eras (the client's first message decides).
+``mcp_server(tenant, caller_of)`` is the SDK's low-level ``Server`` with four handlers and
+nothing else to know: each request's caller (:class:`Caller`: its surface and Signal Source,
+read from the transport's request, or fixed for stdio) decides the tools listed; a call is
+``tenant.call(command_for(verb, arguments))``; resources are :mod:`arest.resources`.  Every
+transport runs this server; it serves both protocol eras (the client's first message
+decides), and advertises the caller's surface under ``capabilities.experimental.arest`` in
+either era's handshake.
 
 Errors, as DESIGN §6 fixes them: a tool outside the surface is JSON-RPC -32601, a tool that
-does not exist -32602; bad arguments and SYSTEM errors are results with ``isError``; any other
-exception becomes -32603 without its text.
+does not exist -32602 (so is a bad tag or tool name in the caller's URL); bad arguments and
+SYSTEM errors are results with ``isError``; any other exception becomes -32603 without its
+text.
 """
 
 from __future__ import annotations
