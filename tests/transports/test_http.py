@@ -27,11 +27,6 @@ API_KEY, ADMIN_KEY = "api-secret", "admin-secret"
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A running ``arest serve`` with an API key and an admin key; its base URL."""

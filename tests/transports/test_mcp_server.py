@@ -24,11 +24,6 @@ pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def tenant() -> Iterator[Tenant]:
     with Tenant.open(READINGS, db=":memory:") as opened:
         yield opened

@@ -26,11 +26,6 @@ ERAS = ["auto", "legacy"]
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def arguments(db: Path | str, *options: str) -> list[str]:
     return ["-m", "arest", "mcp", "--mode", "local", "--readings", str(READINGS),
             "--db", str(db), *options]
