@@ -197,7 +197,7 @@ def apply_command(key: str, input_text: str | None, readings: tuple[str, ...],
 def mcp_command(mode: str, url: str | None, api_key: str | None, readings: tuple[str, ...],
                 db: str | None, tags: str | None, include_tools: str | None,
                 exclude_tools: str | None) -> None:
-    """Serve the tenant of READINGS to an MCP client over stdio (local mode), or relay the
+    """Serve the tenant of the readings to an MCP client over stdio (local mode), or relay the
     client to another arest server (remote mode; the LLM-bridge verbs then answer
     prompt-only, since sampling is not relayed).
 
@@ -245,6 +245,10 @@ def mcp_command(mode: str, url: str | None, api_key: str | None, readings: tuple
                    "  [default: arest.db in the first readings folder, else here]")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to serve.")
 @click.option("--port", default=4009, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME",
+              help="A name clients use to reach this server (repeatable): its Host and Origin"
+                   " headers are accepted.  Loopback names are accepted for a loopback"
+                   " address.")
 @click.option("--api-key", envvar="AREST_API_KEY", metavar="KEY",
               help="Every request must bear Authorization: Bearer KEY (AREST_API_KEY).")
 @click.option("--admin-key", envvar="AREST_ADMIN_KEY", metavar="KEY",
@@ -253,6 +257,7 @@ def mcp_command(mode: str, url: str | None, api_key: str | None, readings: tuple
               help="Also serve the MCP conformance suite's fixtures (tools such as"
                    " test_simple_text, prompts, test:// resources) whatever the URL's tags.")
 def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: int,
+                  allowed_hosts: tuple[str, ...],
                   api_key: str | None, admin_key: str | None, conformance: bool) -> None:
     """Serve the tenant of READINGS over MCP: streamable HTTP at /mcp and SSE at /sse.
 
@@ -271,7 +276,8 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
     transports = [_transport("http"), _transport("sse")]
     database = db or str(default_database(readings))
     tenant = _open(readings, database)
-    web = Web(tenant, Access(api_key or None, admin_key or None), security_for(host, port))
+    web = Web(tenant, Access(api_key or None, admin_key or None),
+              security_for(host, port, allowed_hosts))
     if conformance:
         from dataclasses import replace
 

@@ -97,16 +97,26 @@ class WebTransport(Protocol):
     def __call__(self, web: Web) -> WebRoutes: ...
 
 
-def security_for(host: str, port: int) -> TransportSecuritySettings:
+def security_for(host: str, port: int, names: Sequence[str] = ()) -> TransportSecuritySettings:
     """Requests must name this server (Host) and come from a page of it (Origin), so a page
-    elsewhere cannot reach a local server through DNS rebinding."""
+    elsewhere cannot reach a local server through DNS rebinding.  The server's names are the
+    address served (all loopback names for a loopback address) and the given names, the
+    ones its clients use to reach it (``arest.example.com``).
+
+    >>> security_for("127.0.0.1", 4009).allowed_hosts[:2]
+    ['127.0.0.1:4009', '[::1]:4009']
+    >>> security_for("0.0.0.0", 80, ["arest.example.com"]).allowed_origins[:4]
+    ['http://0.0.0.0:80', 'http://arest.example.com:80', 'http://0.0.0.0', 'http://arest.example.com']
+    """
     hosts = {host, "127.0.0.1", "localhost", "[::1]"} if host in (
         "127.0.0.1", "localhost", "::1") else {host}
-    names = sorted(f"[{h}]" if ":" in h and not h.startswith("[") else h for h in hosts)
+    hosts |= set(names)
+    served = sorted(f"[{h}]" if ":" in h and not h.startswith("[") else h for h in hosts)
+    places = [f"{name}:{port}" for name in served] + served
     return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
-        allowed_hosts=[f"{name}:{port}" for name in names] + names,
-        allowed_origins=[f"http://{name}:{port}" for name in names])
+        enable_dns_rebinding_protection=True, allowed_hosts=places,
+        allowed_origins=[f"{scheme}://{place}" for scheme in ("http", "https")
+                         for place in places])
 
 
 class _Authorization:

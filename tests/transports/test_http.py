@@ -216,3 +216,17 @@ async def test_the_chatgpt_pair_and_sampling_over_http(server: str, era: str) ->
                      "url": f"/tasks/find-{era}"}
     assert fetched["metadata"] == {"noun": "Task", "entityId": f"find-{era}", "status": "Open"}
     assert {"Task": f"find-{era}", "Title": "Findable"} in asked["rows"]
+
+
+async def test_an_allowed_host_is_accepted_and_others_are_not(tmp_path: Path) -> None:
+    with arest_serve(tmp_path, READINGS, "--db", ":memory:", "--allowed-host",
+                     "arest.test") as base:
+        port = base.rsplit(":", 1)[1]
+        async with httpx2.AsyncClient() as http:
+            statuses = []
+            for name in ("arest.test", "other.test"):
+                async with http.stream("GET", f"{base}/sse",
+                                       headers={"Host": f"{name}:{port}"}) as answer:
+                    statuses.append(answer.status_code)  # the stream itself never ends
+    assert statuses[0] == 200
+    assert 400 <= statuses[1] < 500
