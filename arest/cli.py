@@ -25,6 +25,7 @@ import click
 from arest.algebra import DEFAULT_FUEL, NotationError, Object, apply, evaluate, read, show
 from arest.api import ReadingError, load_sources, read_files, warnings
 from arest.runtime import ReplayError, StorageError, Tenant, TenantLocked
+from arest.transports import GROUP, Transport
 
 DATABASE_NAME = "arest.db"
 
@@ -229,7 +230,7 @@ def mcp_command(mode: str, url: str | None, api_key: str | None, readings: tuple
         _transport("remote")(url, api_key or None, active)
         return
     database = db or str(default_database(readings))
-    serve = _transport("stdio")
+    serve: Transport = _transport("stdio")
     tenant = _open(readings, database)
     click.echo(f"arest mcp: mode {mode}, readings {', '.join(readings) or '(metamodel only)'},"
                f" database {database}, tools {', '.join(v.name for v in active.listed())}",
@@ -305,7 +306,7 @@ def _open(readings: tuple[str, ...], database: str) -> Tenant:
 
 def _transport(name: str) -> Any:
     """The transport plugin registered under ``name`` in ``arest.transports``."""
-    for entry in entry_points(group="arest.transports"):
+    for entry in entry_points(group=GROUP):
         if entry.name == name:
             return entry.load()
     raise click.ClickException(f"no transport {name!r} is installed; reinstall arest")

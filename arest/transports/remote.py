@@ -17,7 +17,7 @@ from mcp.server import Server, ServerRequestContext
 from mcp.server.context import CallNext, HandlerResult
 
 from arest import __version__
-from arest.verbs import Surface
+from arest.verbs import CATALOGUE, Surface
 
 
 def remote_url(base: str, surface: Surface) -> str:
@@ -25,8 +25,6 @@ def remote_url(base: str, surface: Surface) -> str:
     ``http://h:4009/mcp?tags=entity,introspection&include_tools=…``."""
     root = base.rstrip("/")
     root = root if root.endswith("/mcp") else root + "/mcp"
-    from arest.verbs import CATALOGUE
-
     tagged = {name for name, verb in CATALOGUE.items() if verb.tag in surface.tags}
     query = {"tags": ",".join(surface.tags)}
     if surface.verbs - tagged:

@@ -39,12 +39,11 @@ def _messages(prompt: str) -> list[types.SamplingMessage]:
 
 
 def _text(result: Any) -> str | None:
+    """The text a sampling result carries (its first block when it has several)."""
     content = getattr(result, "content", None)
-    if isinstance(result, dict):
-        content = result.get("content")
     if isinstance(content, list):
         content = content[0] if content else None
-    text = content.get("text") if isinstance(content, dict) else getattr(content, "text", None)
+    text = getattr(content, "text", None)
     return text if isinstance(text, str) else None
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import hmac
 import json
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -59,12 +59,11 @@ class Access:
         return HUMAN if admin and token and hmac.compare_digest(token, admin) else AGENT
 
 
-def url_surface(query: QueryParams | Mapping[str, str]) -> Surface:
+def url_surface(query: QueryParams) -> Surface:
     """The surface a URL asks for: ``?tags=a,b&include_tools=x&exclude_tools=y``; a
     parameter given twice counts both values.  Raises ``SurfaceError``."""
     def values(name: str) -> str | None:
-        found = query.getlist(name) if isinstance(query, QueryParams) else (
-            [query[name]] if name in query else [])
+        found = query.getlist(name)
         return ",".join(found) if found else None
 
     return surface(values("tags"), values("include_tools"), values("exclude_tools"))
