@@ -149,10 +149,18 @@ def _seeded(rules: list[Rule], negated: bool) -> set[str]:
 
 def _touched_groups(rule: Rule, before: State, state: State, plus: Facts,
                     minus: Facts) -> set[Fact]:
-    """The groups of an aggregation that the changed facts belong to, before or after."""
+    """The groups of an aggregation that the changed facts belong to, before or after.
+
+    A positive clause's facts that left counted in the state before, and those that arrived
+    count after.  A negated clause's plan finds the rows its facts block, so a negated fact
+    that arrived withdrew rows of the state before, and one that left frees rows of the
+    state after."""
     groups: set[Fact] = set()
     for plan in rule.seeds:
-        for seeds, at in ((minus.get(plan.seed), before), (plus.get(plan.seed), state)):
+        went, came = minus.get(plan.seed), plus.get(plan.seed)
+        if plan.negated:
+            went, came = came, went
+        for seeds, at in ((went, before), (came, state)):
             if seeds:
                 groups.update(head for head, _ in heads(plan, rows(plan, tuple(seeds), at)))
     return groups

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import arest
+from arest.system.derive import derive_all
 
 CORPUS = Path(__file__).parents[2].parent / "shared" / "corpus" / "tutor-domains"
 
@@ -386,3 +387,32 @@ def test_a_long_closure_explains_to_a_bounded_depth_that_encodes_as_json() -> No
     while node["antecedents"]:
         node, depth = node["antecedents"][0], depth + 1
     assert depth == MAX_DEPTH - 1 and node.get("truncated") is True
+
+
+OPEN_ISSUES = """\
+Issue(.id) is an entity type.
+Assignee(.Handle) is an entity type.
+Issue is assigned to Assignee.
+  Each Issue is assigned to at most one Assignee.
+Assignee has open Issue Count.
+* Assignee has open Issue Count iff open Issue Count is the count of Issue
+  where Issue is assigned to that Assignee and Issue does not have Status 'Closed'.
+State Machine Definition 'Issue' is for Noun 'Issue'.
+Status 'Open' is initial in State Machine Definition 'Issue'.
+Status 'Closed' is defined in State Machine Definition 'Issue'.
+Transition 'close' is defined in State Machine Definition 'Issue'.
+Transition 'close' is from Status 'Open'.
+Transition 'close' is to Status 'Closed'.
+"""
+
+
+def test_a_count_follows_the_fact_its_where_clause_negates() -> None:
+    D = arest.compile(OPEN_ISSUES)
+    _, D = arest.apply(D, "create:Issue", {"id": "i-1", "Assignee": "ann"})
+    _, D = arest.apply(D, "create:Issue", {"id": "i-2", "Assignee": "ann"})
+    assert rows(D, "Assignee_has_open_Issue_Count") == [("ann", "2")]
+    _, D = arest.apply(D, "transition:Issue", {"id": "i-1", "event": "close"})
+    assert rows(D, "Assignee_has_open_Issue_Count") == [("ann", "1")]
+    _, D = arest.apply(D, "transition:Issue", {"id": "i-2", "event": "close"})
+    assert rows(D, "Assignee_has_open_Issue_Count") == []
+    assert rows(derive_all(D), "Assignee_has_open_Issue_Count") == []
