@@ -15,7 +15,8 @@ runs over.
 
 A transitive ring (``Region contains Region is transitive``) derives its closure by the rule
 R(x, z) ← R(x, y) ∧ asserted:R(y, z), linear in the asserted facts, which the cell
-``asserted:<R>`` holds.
+``asserted:<R>`` holds; when rules derive R as well, by R(x, z) ← R(x, y) ∧ R(y, z), so that
+derived facts are steps of the closure too.
 
 The program, cell ``derivations``, is ⟨⟨rule, …⟩, …⟩: the rules by stratum, lowest first.  A
 stratum is a strongly connected component of the graph from the fact types a rule reads to
@@ -271,9 +272,12 @@ def _antecedents(clauses: Sequence[Any]) -> tuple[tuple[str, tuple[str, ...]], .
     )
 
 
-def transitive_rule(fact_type: str, constraint_id: str, reading: str) -> Rule:
-    """The closure of a transitive ring: R(x, z) ← R(x, y) ∧ asserted:R(y, z)."""
-    return compile_rule(_Closure(fact_type, reading, constraint_id), recursive=True)
+def transitive_rule(fact_type: str, constraint_id: str, reading: str,
+                    linear: bool = True) -> Rule:
+    """The closure of a transitive ring: R(x, z) ← R(x, y) ∧ asserted:R(y, z) when R's
+    facts are asserted only; R(x, z) ← R(x, y) ∧ R(y, z) when rules derive R too, whose
+    facts are then steps of the closure like the asserted ones."""
+    return compile_rule(_Closure(fact_type, reading, constraint_id, linear), recursive=True)
 
 
 @dataclass(frozen=True)
@@ -286,12 +290,12 @@ class _Atom:
 class _Closure:
     """The closure rule in the reader's shape."""
 
-    def __init__(self, fact_type: str, reading: str, constraint_id: str) -> None:
+    def __init__(self, fact_type: str, reading: str, constraint_id: str, linear: bool) -> None:
         self.id = f"transitive-{constraint_id}"
         self.reading = reading
         self.consequent = _Atom(fact_type, ("x", "z"))
-        self.conditions = (_Atom(fact_type, ("x", "y")),
-                           _Atom(asserted_cell(fact_type), ("y", "z")))
+        step = asserted_cell(fact_type) if linear else fact_type
+        self.conditions = (_Atom(fact_type, ("x", "y")), _Atom(step, ("y", "z")))
 
 
 # -- the program -----------------------------------------------------------------------------
@@ -366,14 +370,20 @@ def program(schema: Schema, rules: Iterable[Any]) -> Program:
     compiled = [compile_rule(rule, schema.fact_types[rule.consequent.fact_type].roles,
                              typing=typing)
                 for rule in rules if rule.consequent.fact_type in schema.fact_types]
+    derived_by_rules = {rule.fact_type for rule in compiled}
     asserted: list[str] = []
+    closed: set[str] = set()
     for constraint in sorted(schema.constraints.values(), key=lambda c: c.id):
         if constraint.kind == "TR" and constraint.modality == "alethic":
             fact_type = constraint.spans[0][0]
-            if fact_type in asserted:
+            if fact_type in closed:
                 continue
-            compiled.append(transitive_rule(fact_type, constraint.id, constraint.reading))
-            asserted.append(fact_type)
+            closed.add(fact_type)
+            linear = fact_type not in derived_by_rules
+            compiled.append(transitive_rule(fact_type, constraint.id, constraint.reading,
+                                            linear))
+            if linear:
+                asserted.append(fact_type)
     modes = {f: info.mode for f, info in schema.fact_types.items() if info.mode in FULLY}
     for rule in rules:
         if rule.mode in FULLY and rule.consequent.fact_type in schema.fact_types:

@@ -416,3 +416,29 @@ def test_a_count_follows_the_fact_its_where_clause_negates() -> None:
     _, D = arest.apply(D, "transition:Issue", {"id": "i-2", "event": "close"})
     assert rows(D, "Assignee_has_open_Issue_Count") == []
     assert rows(derive_all(D), "Assignee_has_open_Issue_Count") == []
+
+
+ANCESTRY = """\
+Person(.Name) is an entity type.
+Person is parent of Person.
+Person is ancestor of Person.
+  Person is ancestor of Person is transitive.
+* Person1 is ancestor of Person2 if Person1 is parent of Person2.
+"""
+
+
+def test_a_transitive_ring_closes_over_derived_facts() -> None:
+    D = arest.compile(ANCESTRY)
+    for parent, child in (("a", "b"), ("b", "c"), ("c", "d")):
+        _, D = asserting(D, "Person_is_parent_of_Person", parent, child)
+    ancestors = {("a", "b"), ("a", "c"), ("a", "d"), ("b", "c"), ("b", "d"), ("c", "d")}
+    assert set(rows(D, "Person_is_ancestor_of_Person")) == ancestors
+    why, _ = arest.apply(D, "explain", {"fact_type": "Person_is_ancestor_of_Person",
+                                        "bindings": ["a", "d"]})
+    assert why["derived"] is True
+    out, D = arest.apply(D, "retract", {"fact_type": "Person_is_parent_of_Person",
+                                        "bindings": ["b", "c"]})
+    assert "error" not in out, out
+    assert set(rows(D, "Person_is_ancestor_of_Person")) == {("a", "b"), ("c", "d")}
+    assert rows(derive_all(D), "Person_is_ancestor_of_Person") == rows(
+        D, "Person_is_ancestor_of_Person")
