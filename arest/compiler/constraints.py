@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from arest.algebra import Object
 from arest.compiler.checks import ADDED, ENTITIES, KINDS, NOTHING, REMOVED, Check, Trigger
+from arest.compiler.join_paths import join_path
 from arest.compiler.schema import ConstraintInfo, Schema
 
 CONSTRAINT = "CONSTRAINT"
@@ -94,9 +95,15 @@ def compile_constraint(c: ConstraintInfo, schema: Schema) -> Compiled | None:
         # An alethic transitive ring is kept by deriving its closure
         # (:mod:`arest.compiler.derivations`), so no population can violate it.
         found: Check | list[Check] | None = ([], NOTHING)
+    elif c.terms and (len(c.atoms()) > 2 or c.kind == "EQ" or _repeats_a_noun(c, schema)):
+        # More than two clauses, an equality of combinations, or a clause whose roles a
+        # noun alone cannot tell apart: the clauses' own variables say how they join.
+        found = join_path(c, schema)
     else:
         compile_kind = KINDS.get(c.kind)
         found = compile_kind(c, schema) if compile_kind is not None else None
+        if found is None and c.terms:
+            found = join_path(c, schema)
     if found is None:
         return None
     (triggers, check), *more = found if isinstance(found, list) else [found]
@@ -105,12 +112,29 @@ def compile_constraint(c: ConstraintInfo, schema: Schema) -> Compiled | None:
                     tuple((tuple(t), k) for t, k in more))
 
 
-def constraint_cells(schema: Schema) -> list[tuple[str, Object]]:
-    """``constraint:<id>`` for every constraint the compiler enforces, and the trigger index."""
-    compiled = [
-        found for found in (compile_constraint(c, schema) for c in schema.constraints.values())
-        if found is not None
-    ]
+def _repeats_a_noun(c: ConstraintInfo, schema: Schema) -> bool:
+    """Whether some clause's fact type plays one noun at two roles (a ring)."""
+    return any(len(set(roles)) < len(roles)
+               for roles in (schema.fact_types[f].roles for f, _ in c.atoms()
+                             if f in schema.fact_types))
+
+
+def compile_constraints(schema: Schema) -> tuple[list[Compiled], list[ConstraintInfo]]:
+    """Every constraint of the schema compiled, and those whose shape has no check (the
+    reader's caller refuses them at their sentences: a constraint is never dropped)."""
+    compiled: list[Compiled] = []
+    refused: list[ConstraintInfo] = []
+    for c in schema.constraints.values():
+        found = compile_constraint(c, schema)
+        if found is None:
+            refused.append(c)
+        else:
+            compiled.append(found)
+    return compiled, refused
+
+
+def constraint_cells(compiled: Sequence[Compiled]) -> list[tuple[str, Object]]:
+    """``constraint:<id>`` for every compiled constraint, and the trigger index."""
     return [
         *((constraint_cell(c.id), c.as_object()) for c in compiled),
         *trigger_cells(compiled),
@@ -135,10 +159,10 @@ def trigger_cells(compiled: Sequence[Compiled]) -> list[tuple[str, Object]]:
 
 def unenforced(schema: Schema) -> list[ConstraintInfo]:
     """The constraints whose shape has no compiled check."""
-    return [c for c in schema.constraints.values() if compile_constraint(c, schema) is None]
+    return compile_constraints(schema)[1]
 
 
 __all__ = [
     "ADDED", "CONSTRAINT", "ENTITIES", "REMOVED", "Compiled", "compile_constraint",
-    "constraint_cell", "constraint_cells", "trigger_cell", "unenforced",
+    "compile_constraints", "constraint_cell", "constraint_cells", "trigger_cell", "unenforced",
 ]

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from arest.algebra import EMPTY_STATE, Object, State, store_all
 from arest.algebra.relations import Fact, Relation
-from arest.compiler.constraints import constraint_cells
+from arest.compiler.constraints import compile_constraints, constraint_cells
 from arest.compiler.derivations import compile_rule, program, program_cells, strata
 from arest.compiler.fields import resolve_cells
 from arest.compiler.links import link_cells
@@ -29,7 +29,7 @@ from arest.compiler.machines import (
 )
 from arest.compiler.plans import RuleError
 from arest.compiler.population import membership_facts, with_facts, with_populations
-from arest.compiler.schema import schema_of
+from arest.compiler.schema import ConstraintInfo, schema_of
 from arest.forml2 import (
     Constraint,
     DerivationRule,
@@ -117,6 +117,18 @@ def _at(rule: DerivationRule, message: str) -> Diagnostic:
                       rule.reading)
 
 
+def _unenforceable(c: ConstraintInfo, compiled: Compiled) -> Diagnostic:
+    """The diagnostic for a constraint the compiler has no check for: refused, never
+    dropped."""
+    return Diagnostic(
+        *compiled.source_of(c.id),
+        f"arest cannot check this {c.kind} constraint as written, so it would not be "
+        "enforced; state it over clauses that share a variable (`that <Noun>`), one "
+        "fact type per clause",
+        c.reading,
+    )
+
+
 def sources_of(state: State) -> tuple[Source, ...]:
     """The readings D was compiled from."""
     contents = state.get(SOURCE_CELL)
@@ -150,7 +162,8 @@ def _fact_types_by_id(state: State, facts: Iterable[tuple[str, Fact]]
 
 def build(state: State | None, sources: Iterable[Source], compiled: Compiled) -> State:
     """D (or an empty state) with the facts added, the fields recompiled and the sources and
-    warnings recorded."""
+    warnings recorded; :class:`ReadingError` at each constraint the compiler has no check
+    for."""
     sources = tuple(sources)
     base = state if state is not None else EMPTY_STATE
     declared = with_facts(base, _fact_types_by_id(base, compiled.facts))
@@ -158,13 +171,17 @@ def build(state: State | None, sources: Iterable[Source], compiled: Compiled) ->
         declared, [*membership_facts(declared), *status_facts(declared)]))
     source_object: Object = tuple((path, text) for path, text in sources)
     schema = schema_of(populated)
+    constraints, refused = compile_constraints(schema)
+    if refused:
+        raise ReadingError(tuple(_unenforceable(c, compiled) for c in refused),
+                           compiled.warnings)
     machines = compiled_machines(schema, populated)
     return store_all(
         populated,
         [
             *resolve_cells(schema),
             *link_cells(schema),
-            *constraint_cells(schema),
+            *constraint_cells(constraints),
             *program_cells(program(schema, compiled.rules)),
             *machine_cells(machines),
             (SOURCE_CELL, source_object),

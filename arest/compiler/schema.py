@@ -52,6 +52,26 @@ class ConstraintInfo:
     restrictions: tuple[tuple[str, int, str, int], ...] = ()
     """(fact type, role, value, clause): within the clause, only the facts of the fact type
     whose role holds the value count (the literal the clause writes there)."""
+    terms: tuple[tuple[int, int, str], ...] = ()
+    """(clause, role, term) for a conditional: the variable or quoted literal at each role
+    of each clause's fact type."""
+    antecedents: int = 0
+    """For a conditional, how many of its clauses (the first ones) are its antecedent."""
+
+    def atoms(self) -> list[tuple[str, tuple[str, ...]]]:
+        """A conditional's clauses as (fact type, term per role), in clause order.
+
+        >>> c = ConstraintInfo("c", "SS", "alethic", "", (("A_has_B", 0, 1), ("A_is_C", 0, 2)),
+        ...                    terms=((1, 0, "A"), (1, 1, "'b'"), (2, 0, "A")), antecedents=1)
+        >>> c.atoms()
+        [('A_has_B', ('A', "'b'")), ('A_is_C', ('A',))]
+        """
+        fact_types = {clause: fact_type for fact_type, _, clause in reversed(self.spans)}
+        by_clause: dict[int, dict[int, str]] = {}
+        for clause, role, term in self.terms:
+            by_clause.setdefault(clause, {})[role] = term
+        return [(fact_types[clause], tuple(terms[r] for r in sorted(terms)))
+                for clause, terms in sorted(by_clause.items())]
 
     def restricted(self, clause: int, fact_type: str) -> tuple[tuple[int, str], ...]:
         """(role, value) for each literal clause ``clause`` (1-based) writes in fact_type.
@@ -200,6 +220,12 @@ def schema_of(state: State) -> Schema:
         state, "Constraint_restricts_Fact_Type_at_Position_to_Allowed_Value_in_Clause_Number"
     ):
         restrictions[constraint].append((fact_type, int(role), value, int(clause)))
+    terms: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
+    for constraint, term, role, clause in _facts(
+        state, "Constraint_binds_Variable_at_Position_in_Clause_Number"
+    ):
+        terms[constraint].append((int(clause), int(role), term))
+    antecedents = _pairs(state, "Constraint_has_Antecedent_Count")
 
     def number(grouped: dict[str, list[str]], key: str) -> int | None:
         text = _single(grouped, key)
@@ -221,6 +247,8 @@ def schema_of(state: State) -> Schema:
             _single(on_noun, constraint),
             tuple(sorted(joins.get(constraint, ()))),
             tuple(sorted(restrictions.get(constraint, ()), key=lambda r: (r[3], r[0], r[1]))),
+            tuple(sorted(terms.get(constraint, ()))),
+            number(antecedents, constraint) or 0,
         )
         for constraint in sorted(constraint_kinds)
     }

@@ -371,10 +371,36 @@ class Interpreter:
             for i, p in enumerate(right.phrases)
             if p.det == "that" and (1, i) not in values
         ]
+        if len({n for n in anaphoric if n in common}) > 1:
+            self.pair_equality(left, right, values)
+            return
         noun = next((n for n in anaphoric if n in common), None) or next(iter(sorted(common)), None)
         found = self.clause_spans((left, right), noun)
         if found is not None:
             self.constraint("EQ", found[0], restrictions=found[1])
+
+    def pair_equality(self, left: Clause, right: Clause, values: Written) -> None:
+        """``Some Person lives in some City if and only if that Person was born in that
+        City.``: the right clause refers back to several nouns, so the two clauses hold the
+        same combinations of them.  A noun the right clause does not refer back to is its
+        own (existential) variable."""
+        found = [self.resolve(clause) for clause in (left, right)]
+        if found[0] is None or found[1] is None:
+            return
+        (lres, _), (rres, _) = found[0], found[1]
+        lterms = clause_terms(0, left, lres, values)
+        rterms = list(clause_terms(1, right, rres, values))
+        for i, phrase in enumerate(right.phrases):
+            if phrase.det != "that" and (1, i) not in values:
+                rterms[rres.roles[i]] += " (right)"
+        shared = set(lterms) & set(rterms)
+        spans = tuple(
+            (Span(res.fact_type, tuple(r for r, t in enumerate(terms) if t in shared)),)
+            for res, terms in ((lres, lterms), (rres, rterms))
+        )
+        self.constraint("EQ", spans, restrictions=(*restrictions(1, lres, values, 0),
+                                                   *restrictions(2, rres, values, 1)),
+                        terms=(lterms, tuple(rterms)), antecedents=1)
 
     def subset(
         self,
@@ -426,6 +452,9 @@ class Interpreter:
                 return
             spans.append((Span(resolution.fact_type, roles or resolution.roles[:1]),))
             kept.extend(restrictions(k + 1, resolution, values, k))
+        terms = tuple(clause_terms(k, clause, resolution, values)
+                      for k, ((resolution, _), clause) in enumerate(
+                          zip(results, clauses, strict=True)))
         joins: tuple[Join, ...] = ()
         if any(c.comparison is not None for c in clauses):
             joined = self.join_subset(antecedent, consequent, results, spans)
@@ -446,6 +475,8 @@ class Interpreter:
             operator=operator,
             joins=joins,
             restrictions=tuple(kept),
+            terms=() if joins else terms,
+            antecedents=0 if joins else len(antecedent),
         )
 
     def join_subset(
@@ -636,3 +667,25 @@ def anaphor(
     candidates = [i for i, n in enumerate(nouns) if n == noun and i not in taken]
     that = [i for i in candidates if clause.phrases[i].det == "that"]
     return (that or candidates or [0])[0]
+
+
+def clause_terms(index: int, clause: Clause, resolution: Resolution,
+                 values: Written) -> tuple[str, ...]:
+    """The term at each role of the fact type clause ``index`` reads: the variable its
+    phrase names there (``itself`` names the subject's), or the quoted literal it writes.
+
+    >>> from arest.forml2.syntax import Noun
+    >>> clause = Clause((Phrase(Noun("Parcel"), "some"), Phrase(Noun("Colour"), literal="red")),
+    ...                 ("", "has", ""))
+    >>> clause_terms(0, clause, Resolution("Parcel_has_Colour", (0, 1)), {(0, 1): "red"})
+    ('Parcel', "'red'")
+    """
+    terms = [""] * len(resolution.roles)
+    subject = clause.phrases[0].noun
+    for i, phrase in enumerate(clause.phrases):
+        value = values.get((index, i))
+        terms[resolution.roles[i]] = (
+            "'" + value.replace("'", "''") + "'" if value is not None
+            else (subject if phrase.itself else phrase.noun).variable
+        )
+    return tuple(terms)

@@ -173,6 +173,10 @@ class Constraint:
     ``joins`` the roles on which a clause spanning several fact types combines their facts
     (a join subset constraint, whose first clause is a join path); ``restrictions`` the
     literals a clause writes on roles it does not span, in (clause, fact type, role) order.
+    A conditional (``If … then …``) also records, per clause, the term at each role of its
+    fact type (``terms``: a variable such as ``Person1``, or a quoted literal) and how many
+    clauses are its antecedent (``antecedents``), so that a check over any join path can be
+    built from the clauses themselves.
     """
 
     kind: str
@@ -185,6 +189,9 @@ class Constraint:
     noun: str = ""
     joins: tuple[Join, ...] = ()
     restrictions: tuple[Restriction, ...] = ()
+    # A renaming of the variables says the same, so they take no part in equality.
+    terms: tuple[tuple[str, ...], ...] = field(default=(), compare=False)
+    antecedents: int = field(default=0, compare=False)
     id: str = field(default="", compare=False)
     reading: str = field(default="", compare=False)
     source: Source = field(default=NOWHERE, compare=False)

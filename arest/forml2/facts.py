@@ -96,6 +96,14 @@ def _constraint_facts(c: Constraint) -> list[Fact]:
         )
         for r in c.restrictions
     )
+    out.extend(
+        ("Constraint_binds_Variable_at_Position_in_Clause_Number",
+         (c.id, term, str(role), str(clause)))
+        for clause, terms in enumerate(c.terms, start=1)
+        for role, term in enumerate(terms)
+    )
+    if c.antecedents:
+        out.append(("Constraint_has_Antecedent_Count", (c.id, str(c.antecedents))))
     if c.bounds is not None:
         low, high = c.bounds
         if low is not None:

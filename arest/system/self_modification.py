@@ -36,10 +36,10 @@ def compile_readings(state: State, request: Any) -> tuple[Output, State]:
     previous = sources_of(state)
     sources = (*previous, (f"<compile {len(previous) + 1}>", request["readings"]))
     try:
-        compiled = read_sources(sources)
+        built = build(state, sources, read_sources(sources))
     except ReadingError as error:
         raise reading_refusal(error) from None
-    after = derive_all(build(state, sources, compiled))
+    after = derive_all(built)
     found = all_violations(after)
     rejected = bool(alethic(found))
     out: Output = {"rejected": rejected, "violations": found, "derived": [], "effects": [],
