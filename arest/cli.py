@@ -14,11 +14,12 @@ Backus notation, and prints the result:
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -59,10 +60,27 @@ def _definitions(pairs: tuple[str, ...]) -> dict[str, Object]:
     return defs
 
 
-@click.group()
+EXIT_CODES = """\b
+Exit codes:
+  0  done
+  1  the command failed: an error or a rejection (apply), readings with errors
+     (check), a tenant that cannot be opened, an arest server that cannot be reached
+  2  a usage error, or something another process holds: the database (locked)
+     or the port (in use)"""
+
+
+@click.group(epilog=EXIT_CODES)
 @click.version_option(package_name="arest")
 def main() -> None:
-    """arest: FORML 2 readings evaluated by a β-reducer over Backus's FFP algebra."""
+    """arest: FORML 2 readings evaluated by a β-reducer over Backus's FFP algebra.
+
+    Every error is one line on stderr beginning ``arest:`` (readings' diagnostics one line
+    each), with the exit codes below."""
+
+
+def _fail(message: str, code: int = 1) -> NoReturn:
+    click.echo(f"arest: {message}", err=True)
+    sys.exit(code)
 
 
 @main.command("eval")
@@ -175,6 +193,7 @@ def apply_command(key: str, input_text: str | None, readings: tuple[str, ...],
 
 
 @main.command("mcp")
+@click.argument("paths", nargs=-1, type=_READINGS, metavar="[READINGS]...")
 @click.option("--mode", type=click.Choice(["local", "remote"]), default="local",
               show_default=True, envvar="AREST_MODE",
               help="local: serve a tenant kept on this machine; remote: relay to the arest"
@@ -195,9 +214,13 @@ def apply_command(key: str, input_text: str | None, readings: tuple[str, ...],
 @click.option("--include-tools", metavar="A,B,…",
               help="Tools to add to the tags' tools, comma-separated.")
 @click.option("--exclude-tools", metavar="A,B,…", help="Tools to remove, comma-separated.")
-def mcp_command(mode: str, url: str | None, api_key: str | None, readings: tuple[str, ...],
-                db: str | None, tags: str | None, include_tools: str | None,
-                exclude_tools: str | None) -> None:
+@click.option("--print-config", is_flag=True,
+              help="Print the client configuration that starts this server as invoked"
+                   " (absolute paths), and exit.")
+def mcp_command(paths: tuple[str, ...], mode: str, url: str | None, api_key: str | None,
+                readings: tuple[str, ...], db: str | None, tags: str | None,
+                include_tools: str | None, exclude_tools: str | None,
+                print_config: bool) -> None:
     """Serve the tenant of the readings to an MCP client over stdio (local mode), or relay the
     client to another arest server (remote mode; the LLM-bridge verbs then answer
     prompt-only, since sampling is not relayed).
@@ -205,12 +228,21 @@ def mcp_command(mode: str, url: str | None, api_key: str | None, readings: tuple
     Commands arrive from an Agent; each accepted one is journaled before it is answered.
     The mode, readings, database and tools are printed to stderr at start.
 
+    READINGS are files or folders of *.md, as --readings gives them.
+
     \b
-    Client configuration (Claude Desktop, Cursor, …):
-      {"mcpServers": {"arest": {"command": "arest",
-        "args": ["mcp", "--mode", "local", "--readings", "/path/to/readings"]}}}
+    Client configuration (Claude Desktop, Cursor, …), printed with absolute paths by
+    `arest mcp READINGS --print-config`:
+      {"mcpServers": {"arest": {"command": "/path/to/.venv/bin/arest",
+        "args": ["mcp", "--mode", "local", "/path/to/readings"]}}}
     """
     from arest.verbs import SurfaceError, surface
+
+    readings = (*paths, *readings)
+    if print_config:
+        click.echo(json.dumps(client_configuration(
+            mode, url, readings, db, tags, include_tools, exclude_tools), indent=2))
+        return
 
     try:
         active = surface(tags, include_tools, exclude_tools)
@@ -225,9 +257,14 @@ def mcp_command(mode: str, url: str | None, api_key: str | None, readings: tuple
             raise click.UsageError("remote mode needs --url (or AREST_URL)")
         if readings or db:
             raise click.UsageError("remote mode serves the remote's tenant: no --readings, --db")
+        from arest.transports.remote import RemoteUnavailable
+
         click.echo(f"arest mcp: mode remote, relaying to {url}, tools"
                    f" {', '.join(v.name for v in active.listed())}", err=True)
-        _transport("remote")(url, api_key or None, active)
+        try:
+            _transport("remote")(url, api_key or None, active)
+        except RemoteUnavailable as error:
+            _fail(str(error))
         return
     database = db or str(default_database(readings))
     serve: Transport = _transport("stdio")
@@ -276,6 +313,7 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
 
     transports = [_transport("http"), _transport("sse")]
     database = db or str(default_database(readings))
+    listening = _listen(host, port)
     tenant = _open(readings, database)
     web = Web(tenant, Access(api_key or None, admin_key or None),
               security_for(host, port, allowed_hosts))
@@ -288,20 +326,67 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
     click.echo(f"arest serve: http://{host}:{port}/mcp and /sse, readings"
                f" {', '.join(readings) or '(metamodel only)'}, database {database}"
                f"{', API key required' if api_key else ''}", err=True)
+    config = uvicorn.Config(web_app(web, transports), host=host, port=port,
+                            log_level="warning")
     with tenant:
-        uvicorn.run(web_app(web, transports), host=host, port=port, log_level="warning")
+        uvicorn.Server(config).run(sockets=[listening])
+
+
+def _listen(host: str, port: int) -> Any:
+    """A socket bound to host:port before anything is announced, or exit 2 when another
+    process holds the port."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind((host, port))
+    except OSError as error:
+        listening.close()
+        if error.errno == errno.EADDRINUSE:
+            _fail(f"port {port} on {host} is in use by another process: stop it or choose"
+                  " --port", 2)
+        _fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
+    return listening
 
 
 def _open(readings: tuple[str, ...], database: str) -> Tenant:
     """The tenant, or exit: 2 when the database is open elsewhere, 1 when it cannot be used."""
+    folder = Path(database).parent
+    if database != ":memory:" and not folder.is_dir():
+        _fail(f"no folder {folder} for the database {database}: create it or choose"
+              " another --db")
     try:
         return Tenant.open(*readings, db=database)
     except TenantLocked as error:
-        click.echo(f"arest: {error}", err=True)
-        sys.exit(2)
+        _fail(str(error), 2)
     except (ReadingError, ReplayError, StorageError) as error:
-        click.echo(f"arest: {error}", err=True)
-        sys.exit(1)
+        _fail(str(error))
+    except OSError as error:
+        _fail(f"cannot open the database {database}: {error.strerror or error}")
+
+
+def client_configuration(mode: str, url: str | None, readings: tuple[str, ...],
+                         db: str | None, tags: str | None, include_tools: str | None,
+                         exclude_tools: str | None) -> dict[str, Any]:
+    """The ``mcpServers`` entry that starts ``arest mcp`` with these options from any
+    directory: the installed ``arest`` by its absolute path, readings and database
+    absolute."""
+    script = Path(sys.executable).parent / "arest"
+    command, args = (str(script), ["mcp"]) if script.exists() else (
+        sys.executable, ["-m", "arest", "mcp"])
+    args += ["--mode", mode]
+    if mode == "remote" and url:
+        args += ["--url", url]
+    args += [str(Path(path).resolve()) for path in readings]
+    if db:
+        args += ["--db", db if db == ":memory:" else str(Path(db).resolve())]
+    for option, value in (("--tags", tags), ("--include-tools", include_tools),
+                          ("--exclude-tools", exclude_tools)):
+        if value:
+            args += [option, value]
+    return {"mcpServers": {"arest": {"command": command, "args": args}}}
 
 
 def _transport(name: str) -> Any:

@@ -187,3 +187,55 @@ def test_check_reports_warnings_beside_errors(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["check", str(readings)])
     assert result.exit_code == 1
     assert "1 error" in result.stderr and "0 warnings" not in result.stderr
+
+
+def test_every_exit_code_is_documented_in_the_help() -> None:
+    code, output = run("--help")
+    assert code == 0
+    for line in ("0  done", "1  the command failed", "2  a usage error"):
+        assert line in output
+
+
+def test_a_database_in_a_missing_folder_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nowhere" / "shop.db")
+    for args in (["apply", "list:Customer", "--readings", ORDERS, "--db", missing],
+                 ["mcp", ORDERS, "--db", missing], ["serve", ORDERS, "--db", missing]):
+        done = subprocess.run([sys.executable, "-m", "arest", *args], input="",
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 1, (args, done.stderr)
+        assert done.stderr.count("\n") == 1 and "no folder" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_a_port_in_use_is_refused_before_serving(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        done = subprocess.run(
+            [sys.executable, "-m", "arest", "serve", ORDERS, "--db", ":memory:", "--port", port],
+            capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == f"arest: port {port} on 127.0.0.1 is in use by another process:" \
+                          " stop it or choose --port\n"
+
+
+def test_the_printed_configuration_starts_the_server_as_written(tmp_path: Path) -> None:
+    import shutil
+
+    readings = tmp_path / "orders"
+    shutil.copytree(ROOT / "examples" / "orders", readings)
+    printed = subprocess.run(
+        [sys.executable, "-m", "arest", "mcp", str(readings), "--print-config"],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert printed.returncode == 0, printed.stderr
+    server = json.loads(printed.stdout)["mcpServers"]["arest"]
+    assert Path(server["command"]).is_absolute()
+    assert server["args"][-1] == str(readings)
+    started = subprocess.run([server["command"], *server["args"]], input="",
+                             capture_output=True, text=True, timeout=60, cwd="/")
+    assert started.returncode == 0, started.stderr
+    assert f"readings {readings}" in started.stderr
+    assert (readings / "arest.db").exists()

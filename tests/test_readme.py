@@ -62,9 +62,10 @@ def test_the_client_configuration_starts_a_server(tmp_path: Path) -> None:
     readings = tmp_path / "readings"
     shutil.copytree(ROOT / "examples" / "orders", readings)
     args = [str(readings) if a == "/absolute/path/to/readings" else a for a in server["args"]]
-    assert server["command"] == "arest"
-    started = subprocess.run([sys.executable, "-m", "arest", *args], input="",
-                             capture_output=True, text=True, timeout=60)
+    assert server["command"] == "/absolute/path/to/.venv/bin/arest"
+    command = str(Path(sys.executable).parent / "arest")
+    started = subprocess.run([command, *args], input="", capture_output=True, text=True,
+                             timeout=60)
     assert started.returncode == 0, started.stderr
     assert "mode local" in started.stderr
     assert (readings / "arest.db").exists()  # the documented default database

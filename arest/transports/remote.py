@@ -34,9 +34,23 @@ def remote_url(base: str, surface: Surface) -> str:
     return f"{root}?{urlencode(query, safe=',')}"
 
 
+class RemoteUnavailable(Exception):
+    """Raised when the remote arest cannot be reached or refuses this process: the message
+    says which, and what to do.  The stdio client has been answered with the same words."""
+
+
 def serve(url: str, api_key: str | None, surface: Surface) -> None:
-    """Relay stdin/stdout to the remote arest at ``url`` until the client closes them."""
-    anyio.run(_serve, remote_url(url, surface), api_key)
+    """Relay stdin/stdout to the remote arest at ``url`` until the client closes them;
+    :class:`RemoteUnavailable` when the remote cannot be reached or refuses the key."""
+    address = remote_url(url, surface)
+    try:
+        anyio.run(_serve, address, api_key)
+    except Exception as error:  # the SDK wraps transport failures in exception groups
+        reason = _unavailable(error, address) or _refusal(address, api_key)
+        if reason is None:
+            raise
+        _answer_with_error(reason)
+        raise RemoteUnavailable(reason) from None
 
 
 async def _serve(url: str, api_key: str | None) -> None:
@@ -52,6 +66,73 @@ async def _serve(url: str, api_key: str | None) -> None:
         server = relay(remote)
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())
+
+
+def _leaves(error: BaseException) -> list[BaseException]:
+    if isinstance(error, BaseExceptionGroup):
+        return [leaf for inner in error.exceptions for leaf in _leaves(inner)]
+    return [error, *(_leaves(error.__cause__) if error.__cause__ else [])]
+
+
+def _unavailable(error: BaseException, url: str) -> str | None:
+    """What stopped the relay from reaching the remote, in one line; None for anything
+    else."""
+    import httpx2
+
+    for leaf in _leaves(error):
+        if isinstance(leaf, httpx2.HTTPStatusError):
+            return _status(leaf.response.status_code, url)
+        if isinstance(leaf, httpx2.TransportError):
+            return (f"cannot reach an arest server at {url} ({leaf or type(leaf).__name__}):"
+                    " start `arest serve` there or correct --url")
+    return None
+
+
+def _refusal(url: str, api_key: str | None) -> str | None:
+    """Why the remote refuses this process, asked again in plain HTTP (the SDK reports an
+    HTTP refusal without its status); None when it does not."""
+    import httpx2
+
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    try:
+        status = httpx2.post(url, json={}, headers=headers, timeout=30).status_code
+    except httpx2.TransportError as error:
+        return _unavailable(error, url)
+    return _status(status, url) if status in (401, 403, 404) else None
+
+
+def _status(status: int, url: str) -> str:
+    if status == 401:
+        return (f"the arest server at {url} refused the API key (HTTP 401): pass the key it"
+                " was started with as --api-key or AREST_API_KEY")
+    return f"the arest server at {url} answered HTTP {status}: check --url"
+
+
+def _answer_with_error(reason: str) -> None:
+    """Tell a stdio client why there is no server: the first request on stdin (its
+    ``initialize``) is answered with a JSON-RPC error carrying the reason.  A terminal
+    gets nothing (the reason is on stderr), and a client that says nothing within a few
+    seconds is not waited for."""
+    import json
+    import select
+    import sys
+
+    if sys.stdin.isatty():
+        return
+    while select.select([sys.stdin], [], [], 5)[0]:
+        line = sys.stdin.readline()
+        if not line:
+            return
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(message, dict) and "id" in message and "method" in message:
+            error = {"code": -32603, "message": f"arest remote: {reason}"}
+            sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message["id"],
+                                         "error": error}) + "\n")
+            sys.stdout.flush()
+            return
 
 
 def relay(remote: Any) -> Server[Any]:

@@ -4,6 +4,8 @@ Source of the admin key, DNS-rebinding protection."""
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -230,3 +232,30 @@ async def test_an_allowed_host_is_accepted_and_others_are_not(tmp_path: Path) ->
                     statuses.append(answer.status_code)  # the stream itself never ends
     assert statuses[0] == 200
     assert 400 <= statuses[1] < 500
+
+
+def _relay_once(url: str, *options: str) -> subprocess.CompletedProcess[str]:
+    """``arest mcp --mode remote`` asked to initialize by a client on its stdin."""
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                  "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                             "clientInfo": {"name": "test", "version": "0"}}}
+    env = {k: v for k, v in __import__("os").environ.items() if k != "AREST_API_KEY"}
+    return subprocess.run(
+        [sys.executable, "-m", "arest", "mcp", "--mode", "remote", "--url", url, *options],
+        input=json.dumps(initialize) + "\n", capture_output=True, text=True, timeout=60,
+        env=env)
+
+
+@pytest.mark.parametrize("case", ["unreachable", "no key"])
+def test_remote_mode_says_in_one_line_why_it_cannot_relay(server: str, case: str) -> None:
+    from tests.transports.serving import free_port
+
+    url, expected = ((f"http://127.0.0.1:{free_port()}", "cannot reach") if case == "unreachable"
+                     else (server, "HTTP 401"))
+    relayed = _relay_once(url)
+    assert relayed.returncode == 1
+    errors = [line for line in relayed.stderr.splitlines() if line.startswith("arest:")]
+    assert len(errors) == 1 and expected in errors[0], relayed.stderr
+    assert "Traceback" not in relayed.stderr
+    answer = json.loads(relayed.stdout)
+    assert answer["id"] == 1 and expected in answer["error"]["message"]
