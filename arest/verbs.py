@@ -340,6 +340,22 @@ class Surface:
         """The active verbs, in catalogue order."""
         return [verb for name, verb in CATALOGUE.items() if name in self.verbs]
 
+    def why_inactive(self, name: str) -> str:
+        """Why a tool of the catalogue is not active here, and how to reach it.
+
+        >>> surface("entity", exclude="delete").why_inactive("delete")
+        "Tool 'delete' is not active on this connection: its tag 'entity' is active but \
+exclude_tools removed it"
+        >>> surface("entity").why_inactive("snapshot")
+        "Tool 'snapshot' is not active on this connection: its tag 'persistence' is not \
+among the active tags (entity); add it to tags, or the tool to include_tools"
+        """
+        tag = CATALOGUE[name].tag
+        reason = (f"its tag {tag!r} is active but exclude_tools removed it" if tag in self.tags
+                  else f"its tag {tag!r} is not among the active tags ({', '.join(self.tags)});"
+                       " add it to tags, or the tool to include_tools")
+        return f"Tool {name!r} is not active on this connection: {reason}"
+
     def allows_key(self, key: str) -> bool:
         """Whether ``apply`` may run this SYSTEM key here: an active verb reaches its verb."""
         system_verb = key.partition(":")[0]

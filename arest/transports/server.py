@@ -147,8 +147,7 @@ def mcp_server(tenant: Tenant, caller_of: CallerOf | Surface, name: str = "arest
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}",
                            data={"tool": params.name, "tools": sorted(surface.verbs)})
         if params.name not in surface.verbs:
-            raise MCPError(types.METHOD_NOT_FOUND,
-                           f"Tool {params.name!r} is not active on this connection",
+            raise MCPError(types.METHOD_NOT_FOUND, surface.why_inactive(params.name),
                            data={"tool": params.name, "tag": CATALOGUE[params.name].tag,
                                  "tags_active": list(surface.tags)})
         arguments = dict(params.arguments or {})

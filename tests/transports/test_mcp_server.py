@@ -182,3 +182,16 @@ async def test_without_sampling_the_llm_bridge_answers_with_the_prompt(tenant: T
     async with connected(tenant, era, surface("llm")) as client:
         out = await call(client, "synthesize", {"noun": "Task", "id": "t-1"})
     assert out["mode"] == "prompt-only" and "Write" in out["prompt"] and out["next_step"]
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_an_inactive_tool_says_whether_its_tag_or_exclude_tools_hid_it(
+        tenant: Tenant, era: str) -> None:
+    async with connected(tenant, era, surface("entity", exclude="delete")) as client:
+        with pytest.raises(MCPError) as excluded:
+            await client.call_tool("delete", {"noun": "Task", "id": "t-1"})
+        with pytest.raises(MCPError) as untagged:
+            await client.call_tool("snapshot", {})
+    assert excluded.value.code == untagged.value.code == -32601
+    assert "exclude_tools removed it" in str(excluded.value)
+    assert "'persistence' is not among the active tags" in str(untagged.value)
