@@ -7,6 +7,7 @@ metamodel facts and diagnostics that teach.
 'Customer_places_Order'
 """
 
+from arest.forml2.bundled import metamodel
 from arest.forml2.constructs import (
     Aggregation,
     Atom,
@@ -26,7 +27,7 @@ from arest.forml2.constructs import (
     Span,
     SubtypeDecl,
 )
-from arest.forml2.reader import Diagnostic, Reading, ReadingError, metamodel, read
+from arest.forml2.reader import Diagnostic, Reading, ReadingError, read
 from arest.forml2.verbalize import VerbalizationError, verbalize
 
 __all__ = [

@@ -13,9 +13,7 @@
 
 from __future__ import annotations
 
-import importlib.resources
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
@@ -240,20 +238,3 @@ def _asserts(statement: Statement) -> bool:
 
 def _issue(issue: Issue, paragraph: Paragraph, path: str) -> Diagnostic:
     return _diagnostic(paragraph, path, issue.offset, issue.message)
-
-
-@lru_cache(maxsize=1)
-def metamodel() -> Reading:
-    """The bundled metamodel (``arest/readings/*.md``), read in name order; tenants' readings
-    continue from it (``read(text, known=metamodel())``)."""
-    reading: Reading | None = None
-    folder = importlib.resources.files("arest").joinpath("readings")
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".md"):
-            reading = read(
-                entry.read_text("utf-8"), f"arest/readings/{entry.name}", known=reading, strict=True
-            )
-    assert reading is not None
-    schema = reading.schema
-    schema.metamodel = frozenset(schema.nouns)
-    return reading
