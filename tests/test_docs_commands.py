@@ -1,0 +1,112 @@
+"""Every shell block of the README and of docs/ works when pasted into a fresh shell, and
+every Python block of docs/ runs as written (the README's are run by ``test_readme.py``).
+
+Each block runs in bash (stopping at the first failing command) in a fresh copy of the
+repository, with this environment's ``arest`` and ``python`` first on the PATH and nothing
+on standard input.  A block of one ``arest serve`` line is a server: it works when it is
+still serving, and listening on its port, once it has started.  The quick start's install
+blocks are what ``.ci/run`` itself runs, so they are left to it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SKIPPED_DIRS = {".git", ".venv", "node_modules", "__pycache__", ".mypy_cache", ".ruff_cache",
+                ".hypothesis", ".pytest_cache", ".import_linter_cache", "build", "dist"}
+
+
+def blocks() -> list[tuple[str, str]]:
+    found = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        for index, block in enumerate(re.findall(r"```(?:sh|bash)\n(.*?)```", text, re.S)):
+            if "pip install" not in block:
+                found.append((f"{page.relative_to(ROOT)}#{index + 1}", block))
+    return found
+
+
+def _copy(target: Path) -> Path:
+    def ignored(folder: str, names: list[str]) -> set[str]:
+        return {n for n in names if n in SKIPPED_DIRS or n.endswith((".db", ".db-wal",
+                                                                       ".db-shm", ".lock"))}
+
+    shutil.copytree(ROOT, target, ignore=ignored)
+    return target
+
+
+def _environment(home: Path) -> dict[str, str]:
+    bin_dir = str(Path(sys.executable).parent)
+    return {**{k: v for k, v in os.environ.items()
+               if not k.startswith(("AREST_", "PYTEST", "COV_"))},
+            "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "HOME": str(home)}
+
+
+def _serving_port(block: str) -> int | None:
+    lines = [line.split("#")[0].strip() for line in block.splitlines()]
+    commands = [line for line in lines if line]
+    if len(commands) == 1 and re.match(r"^(\w+=\S+ )*arest serve\b", commands[0]):
+        port = re.search(r"--port (\d+)", commands[0])
+        return int(port.group(1)) if port else 4009
+    return None
+
+
+def _listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("documented-ports")
+@pytest.mark.parametrize("block", [b for _, b in blocks()], ids=[i for i, _ in blocks()])
+def test_a_documented_block_works_as_pasted(block: str, tmp_path: Path) -> None:
+    copy = _copy(tmp_path / "arest")
+    env = _environment(tmp_path)
+    port = _serving_port(block)
+    shell = subprocess.Popen(["bash", "-e", "-c", block], cwd=copy, env=env,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        if port is None:
+            output, _ = shell.communicate(timeout=540)
+            assert shell.returncode == 0, output
+            return
+        deadline = time.monotonic() + 60
+        while not _listening(port) and shell.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert shell.poll() is None and _listening(port), shell.communicate(timeout=10)[0]
+    finally:
+        if shell.poll() is None:
+            os.killpg(shell.pid, signal.SIGTERM)
+            shell.wait(timeout=30)
+
+
+def python_blocks() -> list[tuple[str, str]]:
+    return [(f"{page.relative_to(ROOT)}#{index + 1}", block)
+            for page in sorted((ROOT / "docs").glob("*.md"))
+            for index, block in enumerate(re.findall(r"```python\n(.*?)```",
+                                                     page.read_text(encoding="utf-8"), re.S))]
+
+
+@pytest.mark.parametrize("block", [b for _, b in python_blocks()],
+                         ids=[i for i, _ in python_blocks()])
+def test_a_documented_python_block_runs(block: str, tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(_copy(tmp_path / "arest"))
+    namespace: dict[str, object] = {}
+    exec(compile(block, "docs", "exec"), namespace)
+    assert namespace  # the block ran to its end
