@@ -257,9 +257,13 @@ _CATALOGUE: tuple[Verb, ...] = (
          "The events legal from an entity's current status, with their target statuses.",
          _object(["noun", "id"], noun=_NOUN, id=_ID), _as_is("actions"), ("actions",)),
     Verb("schema", "introspection",
-         "The schema: nouns, fact types (ids, readings, roles), constraints, rules and state "
-         "machines; for one noun or fact type when named.",
-         _object([], noun=_NOUN, fact_type=_FACT_TYPE), _as_is("schema"), ("schema",)),
+         "The schema of this domain: nouns, fact types (ids, readings, roles), constraints, "
+         "rules and state machines; for one noun or fact type when named; with the "
+         "metamodel's own (Noun, Fact Type, Constraint, …) when all is true.",
+         _object([], noun=_NOUN, fact_type=_FACT_TYPE,
+                 all={"type": "boolean",
+                      "description": "Include the metamodel's nouns and fact types."}),
+         _as_is("schema"), ("schema",)),
     Verb("verify", "introspection",
          "Check a fact against the constraints without asserting it (a dry run): the "
          "violations, and whether asserting it would be rejected.",

@@ -1,5 +1,5 @@
-"""The ``schema`` key: nouns, fact types, constraints, rules and machines, whole or around one
-noun or one fact type (DESIGN §4)."""
+"""The ``schema`` key: nouns, fact types, constraints, rules and machines — the tenant's own,
+all of them with the metamodel's, or around one noun or one fact type (DESIGN §4)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from typing import Any
 
 from arest.algebra import State
 from arest.compiler.schema import Schema, schema_of
+from arest.forml2 import metamodel
 from arest.system.errors import Refusal, closest, invalid_input
+from arest.system.search import tenant_fact_types
 
 
 def _noun(schema: Schema, name: str) -> dict[str, Any]:
@@ -68,13 +70,27 @@ def _view(schema: Schema, nouns: list[str], fact_types: list[str]) -> dict[str, 
     }
 
 
+def _tenant_view(state: State, schema: Schema) -> dict[str, Any]:
+    """The tenant's own schema: the fact types its readings declare, the nouns they declare
+    or play roles in, and what constrains, derives or moves them."""
+    bundled = metamodel().schema.metamodel
+    fact_types = tenant_fact_types(state)
+    nouns = {name for name in schema.nouns if name not in bundled}
+    nouns.update(noun for f in fact_types for noun in schema.fact_types[f].roles)
+    return _view(schema, [name for name in schema.nouns if name in nouns], fact_types)
+
+
 def describe(state: State, request: Any) -> dict[str, Any]:
-    """``schema`` with ``{}``, ``{"noun"}`` or ``{"fact_type"}``."""
+    """``schema`` with ``{}`` (the tenant's own), ``{"all": true}`` (with the metamodel),
+    ``{"noun"}`` or ``{"fact_type"}``."""
     request = {} if request is None else request
+    shapes = '{}, {"all": true}, {"noun": name} or {"fact_type": id}'
     if not isinstance(request, dict) or len(request) > 1 or not set(request) <= {
-        "noun", "fact_type"
+        "noun", "fact_type", "all"
     }:
-        raise invalid_input("$", "{}, {\"noun\": name} or {\"fact_type\": id}")
+        raise invalid_input("$", shapes)
+    if "all" in request and not isinstance(request["all"], bool):
+        raise invalid_input("$.all", "true or false")
     schema = schema_of(state)
     if "noun" in request:
         noun = request["noun"]
@@ -92,4 +108,6 @@ def describe(state: State, request: Any) -> dict[str, Any]:
             raise Refusal("unknown_fact_type", f"no fact type {fact_type!r}",
                           fact_type=fact_type, candidates=closest(fact_type, schema.fact_types))
         return _view(schema, list(dict.fromkeys(schema.fact_types[fact_type].roles)), [fact_type])
-    return _view(schema, list(schema.nouns), list(schema.fact_types))
+    if request.get("all"):
+        return _view(schema, list(schema.nouns), list(schema.fact_types))
+    return _tenant_view(state, schema)

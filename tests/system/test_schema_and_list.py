@@ -169,3 +169,19 @@ def test_apply_never_raises(key: Any, request_: Any, context: Any) -> None:
     if "error" in out or out.get("rejected"):
         assert after is D
     assert after is D or not out.get("rejected")
+
+
+def test_the_schema_is_the_tenants_own_unless_all_is_asked() -> None:
+    D = arest.compile(READINGS)
+    own, same = arest.apply(D, "schema", {})
+    assert same is D
+    assert {n["name"] for n in own["nouns"]} == {
+        "Customer", "Order", "Category", "Name", "Order Id", "Category Code", "Tag"}
+    assert {f["id"] for f in own["fact_types"]} == {
+        "Order_was_placed_by_Customer", "Order_has_Tag", "Customer_is_active",
+        "Category_has_parent_Category", "Customer_has_Name", "Order_has_Order_Id",
+        "Category_has_Category_Code"}
+    every = arest.apply(D, "schema", {"all": True})[0]
+    assert {"Noun", "Constraint", "Customer"} <= {n["name"] for n in every["nouns"]}
+    assert len(every["fact_types"]) > len(own["fact_types"])
+    assert arest.apply(D, "schema", {"all": "yes"})[0]["error"]["code"] == "invalid_input"
