@@ -120,15 +120,16 @@ def typed_objects(kind: str) -> st.SearchStrategy[Object]:
     >>> find(typed_objects("rows"), lambda rows: len(rows) > 1)
     (('0', '0'), ('0', '0'))
     """
-    number = st.sampled_from(_TYPED_NUMERALS)
-    pair = st.tuples(number, number)
-    return {
+    number: st.SearchStrategy[Object] = st.sampled_from(_TYPED_NUMERALS)
+    pair: st.SearchStrategy[Object] = st.tuples(number, number)
+    by_kind: dict[str, st.SearchStrategy[Object]] = {
         NUMBER: number,
         NUMBERS: st.lists(number, min_size=1, max_size=4).map(tuple),
         PAIR: pair,
         ROWS: st.lists(pair, min_size=1, max_size=3).map(tuple),
         TRUTH: st.sampled_from(("T", "F")),
-    }[kind]
+    }
+    return by_kind[kind]
 
 
 def typed_functions(domain: str, codomain: str, depth: int = 2) -> st.SearchStrategy[Object]:
