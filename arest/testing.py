@@ -12,6 +12,7 @@ Needs the ``test`` extra (Hypothesis); ``import arest`` never imports this modul
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from hypothesis import strategies as st
 
@@ -23,8 +24,8 @@ from arest.algebra.relations import Relation
 from arest.compiler.population import Change
 
 __all__ = [
-    "BINDINGS", "CONSTRAINT_POOL", "atoms", "bulk_load", "commands", "functions", "objects",
-    "schemas", "small_atoms", "texts",
+    "BINDINGS", "CONSTRAINT_POOL", "TYPES", "atoms", "bulk_load", "commands", "functions",
+    "objects", "schemas", "small_atoms", "texts", "typed_functions", "typed_objects",
 ]
 
 _WORDS = ("a", "b", "c", "T", "F", "x y", "Order Id")
@@ -97,6 +98,128 @@ def functions(
         )
 
     return st.recursive(leaf, extend, max_leaves=max_leaves)
+
+
+# -- well-typed function objects --------------------------------------------------------------
+# Random function objects are mostly ⊥ on random objects (a primitive applied to the wrong
+# shape).  These are built to be defined on every object of a type, so that laws over them
+# compare defined values: a numeral, a non-empty sequence of numerals, a pair of numerals, a
+# non-empty sequence of pairs (rows, what `trans`, `distl` and `distr` work on), a truth value.
+
+NUMBER, NUMBERS, PAIR, ROWS, TRUTH = "number", "numbers", "pair", "rows", "truth"
+TYPES = (NUMBER, NUMBERS, PAIR, ROWS)
+"""The types an argument may have (a truth value is only ever a result)."""
+
+_TYPED_NUMERALS = ("0", "1", "2", "3", "10", "-4", "2.5")
+
+
+def typed_objects(kind: str) -> st.SearchStrategy[Object]:
+    """The objects of one of :data:`TYPES` (or ``"truth"``).
+
+    >>> from hypothesis import find
+    >>> find(typed_objects("rows"), lambda rows: len(rows) > 1)
+    (('0', '0'), ('0', '0'))
+    """
+    number: st.SearchStrategy[Object] = st.sampled_from(_TYPED_NUMERALS)
+    pair: st.SearchStrategy[Object] = st.tuples(number, number)
+    by_kind: dict[str, st.SearchStrategy[Object]] = {
+        NUMBER: number,
+        NUMBERS: st.lists(number, min_size=1, max_size=4).map(tuple),
+        PAIR: pair,
+        ROWS: st.lists(pair, min_size=1, max_size=3).map(tuple),
+        TRUTH: st.sampled_from(("T", "F")),
+    }
+    return by_kind[kind]
+
+
+def typed_functions(domain: str, codomain: str, depth: int = 2) -> st.SearchStrategy[Object]:
+    """Function objects f with f:x ≠ ⊥ of type ``codomain`` for every x of type ``domain``
+    (each a member of :data:`TYPES` or, for the codomain, ``"truth"``): primitives where they
+    are total, selectors within length, ``insert`` of binary operators over non-empty
+    sequences, ``trans``/``distl``/``distr`` on rows, and every form over such parts, nested
+    to ``depth``.  No division (÷0 is ⊥) and no ``while`` (it need not end).
+
+    >>> from hypothesis import find
+    >>> from arest.algebra import reduce
+    >>> f = find(typed_functions("numbers", "number"), lambda f: f != "1")
+    >>> reduce(f, ("2", "3")).value != "⊥"
+    True
+    """
+    return _typed(domain, codomain, depth)
+
+
+@lru_cache(maxsize=512)
+def _typed(domain: str, codomain: str, depth: int) -> st.SearchStrategy[Object]:
+    leaves = _typed_leaves(domain, codomain)
+    if depth == 0:
+        return leaves
+    smaller = depth - 1
+    middle = st.sampled_from(TYPES)
+    composed = middle.flatmap(lambda between: st.tuples(
+        _typed(between, codomain, smaller), _typed(domain, between, smaller))).map(
+        lambda p: forms.comp(*p))
+    chosen = st.tuples(_typed(domain, TRUTH, smaller), _typed(domain, codomain, smaller),
+                       _typed(domain, codomain, smaller)).map(lambda p: forms.cond(*p))
+    shaped = _typed_shapes(domain, codomain, smaller)
+    return st.one_of(leaves, leaves, composed, chosen, *shaped)
+
+
+def _typed_leaves(domain: str, codomain: str) -> st.SearchStrategy[Object]:
+    """Depth 0: a constant, ``id`` where the types agree, and the primitives of the types."""
+    found: list[Object] = []
+    sequence = domain in (NUMBERS, PAIR, ROWS)
+    if domain == codomain or (domain == PAIR and codomain == NUMBERS):
+        found += ["id"]
+    if sequence and codomain == NUMBER:
+        found += ["length"] + (["1"] if domain != ROWS else [])
+    if domain == PAIR and codomain == NUMBER:
+        found += ["+", "-", "*", "2", "1r"]
+    if domain == PAIR and codomain == TRUTH:
+        found += ["lt", "gt", "eq", "le", "ge"]
+    if sequence and codomain == domain:
+        found += ["reverse", "rotl", "rotr"]
+    if domain == ROWS and codomain == PAIR:
+        found += ["1", "1r"]
+    if domain == ROWS and codomain == NUMBERS:
+        found += [forms.comp("1", "trans"), forms.comp("2", "trans")]
+    constants = typed_objects(codomain).map(forms.const)
+    return st.one_of(st.sampled_from(found), constants) if found else constants
+
+
+def _typed_shapes(domain: str, codomain: str, depth: int) -> list[st.SearchStrategy[Object]]:
+    """The forms that build a value of ``codomain`` from parts of smaller depth."""
+    shapes: list[st.SearchStrategy[Object]] = []
+    to_number = _typed(domain, NUMBER, depth)
+    if codomain == NUMBER and domain == NUMBER:
+        shapes.append(st.tuples(st.sampled_from(("+", "-", "*")), typed_objects(NUMBER)).map(
+            lambda p: forms.bu(*p)))
+    if codomain == NUMBER and domain in (NUMBERS, PAIR):
+        shapes.append(_typed(PAIR, NUMBER, depth).map(forms.insert))
+    if codomain == PAIR:
+        shapes.append(st.tuples(to_number, to_number).map(lambda p: forms.cons(*p)))
+    if codomain == NUMBERS:
+        shapes.append(st.lists(to_number, min_size=1, max_size=3).map(
+            lambda fs: forms.cons(*fs)))
+        if domain in (NUMBERS, ROWS):
+            element = PAIR if domain == ROWS else NUMBER
+            shapes.append(_typed(element, NUMBER, depth).map(forms.alpha))
+    if codomain == ROWS and domain in (NUMBERS, PAIR):
+        shapes.append(st.tuples(st.sampled_from(("distl", "distr")), to_number).map(
+            lambda p: forms.comp(p[0], forms.cons(p[1], "id") if p[0] == "distl"
+                                 else forms.cons("id", p[1]))))
+        shapes.append(st.just(forms.comp("trans", forms.cons("id", "id"))))
+    if codomain == ROWS and domain == ROWS:
+        shapes.append(_typed(PAIR, PAIR, depth).map(forms.alpha))
+        shapes.append(st.just(forms.comp("trans", "trans")))
+    if codomain == TRUTH:
+        shapes.append(st.tuples(st.sampled_from(("lt", "gt", "eq", "le", "ge")),
+                                typed_objects(NUMBER), to_number).map(
+            lambda p: forms.comp(forms.bu(p[0], p[1]), p[2])))
+        shapes.append(st.tuples(st.sampled_from(("and", "or")), _typed(domain, TRUTH, depth),
+                                _typed(domain, TRUTH, depth)).map(
+            lambda p: forms.comp(p[0], forms.cons(p[1], p[2]))))
+        shapes.append(_typed(domain, TRUTH, depth).map(lambda p: forms.comp("not", p)))
+    return shapes
 
 
 # -- schemas, populations and commands -------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Golden files: for every sentence of every corpus file, what it read to, or its diagnostic.
+"""Golden files: for every sentence of every corpus file, what it read to, or its diagnostic:
+``golden/<file>.txt`` for the tutor corpus, ``golden/readings/<domain>.txt`` for our own.
 
 ``AREST_REGENERATE_GOLDEN=1 pytest tests/forml2/test_golden.py`` rewrites them; review the
 diff before committing it.
@@ -13,10 +14,15 @@ import pytest
 
 from arest.forml2 import Constraint, Construct, DerivationRule, Reading, metamodel, read, verbalize
 from arest.forml2.document import paragraphs
+from tests.corpus import EVERY_FILE, corpus_file
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "tutor-domains"
 GOLDEN = Path(__file__).resolve().parent / "golden"
-DOMAINS = sorted(p.name for p in CORPUS.glob("*.md"))
+
+
+def golden_file(corpus: str, name: str) -> Path:
+    """Where the golden file of a corpus file lives."""
+    folder = GOLDEN if corpus == "tutor" else GOLDEN / "readings"
+    return folder / f"{Path(name).stem}.txt"
 
 
 def describe(construct: Construct, known: Reading) -> str:
@@ -43,8 +49,9 @@ def describe(construct: Construct, known: Reading) -> str:
     return f"  {kind}{detail}: {verbalize(construct, known)}".replace("\n", "\n    ")
 
 
-def render(name: str) -> str:
-    text = (CORPUS / name).read_text("utf-8")
+def render(path: Path) -> str:
+    name = path.name
+    text = path.read_text("utf-8")
     known = read(text, name, known=metamodel())
     by_line: dict[int, list[str]] = {}
     for construct in known.constructs:
@@ -68,17 +75,17 @@ def render(name: str) -> str:
     return "\n".join(out) + "\n"
 
 
-@pytest.mark.parametrize("name", DOMAINS)
-def test_golden(name: str) -> None:
-    golden = GOLDEN / f"{Path(name).stem}.txt"
-    rendered = render(name)
+@pytest.mark.parametrize(("corpus", "name"), EVERY_FILE)
+def test_golden(corpus: str, name: str) -> None:
+    golden = golden_file(corpus, name)
+    rendered = render(corpus_file(corpus, name))
     if os.environ.get("AREST_REGENERATE_GOLDEN") == "1":
-        GOLDEN.mkdir(exist_ok=True)
+        golden.parent.mkdir(exist_ok=True)
         golden.write_text(rendered, "utf-8")
     assert golden.exists(), f"no golden file for {name}: run with AREST_REGENERATE_GOLDEN=1"
     assert rendered == golden.read_text("utf-8")
 
 
-@pytest.mark.parametrize("name", DOMAINS)
-def test_no_sentence_reads_to_nothing(name: str) -> None:
-    assert "  (nothing)" not in render(name)
+@pytest.mark.parametrize(("corpus", "name"), EVERY_FILE)
+def test_no_sentence_reads_to_nothing(corpus: str, name: str) -> None:
+    assert "  (nothing)" not in render(corpus_file(corpus, name))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,13 +21,19 @@ from arest.forml2 import (
 )
 from arest.forml2.bad_readings import BAD
 from arest.forml2.document import paragraphs
+from tests.corpus import EVERY_FILE, corpus_file
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "tutor-domains"
-DOMAINS = sorted(p.name for p in CORPUS.glob("*.md"))
+Domain = Callable[[str], Reading]
 
 
-def domain(name: str) -> Reading:
-    return read((CORPUS / name).read_text("utf-8"), name, known=metamodel())
+def read_file(path: Path) -> Reading:
+    return read(path.read_text("utf-8"), path.name, known=metamodel())
+
+
+@pytest.fixture
+def domain(tutor_corpus: Path) -> Domain:
+    """A tutor corpus file read on top of the metamodel (the oracle sentences are its own)."""
+    return lambda name: read_file(tutor_corpus / name)
 
 
 def constraints(reading: Reading, text: str) -> list[Constraint]:
@@ -38,12 +45,12 @@ def test_metamodel_reads_without_diagnostics() -> None:
     assert metamodel().warnings == ()
 
 
-def test_productvariant_objectifies_and_is_identified_by_its_fact_type() -> None:
+def test_productvariant_objectifies_and_is_identified_by_its_fact_type(domain: Domain) -> None:
     found = [c for c in domain("catalog.md").constructs if isinstance(c, Objectification)]
     assert found == [Objectification("ProductVariant", "Product_has_Size_and_Color", True)]
 
 
-def test_exclusive_or_over_subtype_memberships() -> None:
+def test_exclusive_or_over_subtype_memberships(domain: Domain) -> None:
     (xo,) = constraints(
         domain("catalog.md"),
         "For each Product, exactly one of the following holds: that Product is a"
@@ -56,20 +63,20 @@ def test_exclusive_or_over_subtype_memberships() -> None:
     )
 
 
-def test_forbidden_rating_comparison() -> None:
+def test_forbidden_rating_comparison(domain: Domain) -> None:
     text = "It is forbidden that a Review has Rating less than 1."
     (c,) = constraints(domain("catalog.md"), text)
     assert (c.modality, c.operator, c.comparison) == ("deontic", "forbidden", ("<", "1"))
     assert c.spans == ((Span("Review_has_Rating", (1,)),),)
 
 
-def test_uniqueness_found_through_the_inverse_reading() -> None:
+def test_uniqueness_found_through_the_inverse_reading(domain: Domain) -> None:
     (uc,) = constraints(domain("orders.md"), "Each Order has at most one Coupon.")
     assert uc.kind == "UC"
     assert uc.spans == ((Span("Coupon_is_applied_to_Order", (1,)),),)
 
 
-def test_sum_over_a_role_path_grouped_by_order() -> None:
+def test_sum_over_a_role_path_grouped_by_order(domain: Domain) -> None:
     rules = [c for c in domain("orders.md").constructs if isinstance(c, DerivationRule)]
     amount = next(r for r in rules if r.reading.startswith("* Order has Amount iff"))
     (aggregate,) = amount.conditions
@@ -82,7 +89,7 @@ def test_sum_over_a_role_path_grouped_by_order() -> None:
     assert aggregate.group == ("Order",)
 
 
-def test_both_cancel_transitions_fire_on_the_cancel_event() -> None:
+def test_both_cancel_transitions_fire_on_the_cancel_event(domain: Domain) -> None:
     facts = [c for c in domain("orders.md").constructs if isinstance(c, InstanceFact)]
     triggered = {f.values for f in facts if f.fact_type == "Transition_is_triggered_by_Event_Type"}
     assert ("cancel-draft", "cancel") in triggered
@@ -101,12 +108,12 @@ def test_both_cancel_transitions_fire_on_the_cancel_event() -> None:
         ),
     ],
 )
-def test_ring_constraints_in_tasks(text: str, kind: str, fact_type: str) -> None:
+def test_ring_constraints_in_tasks(text: str, kind: str, fact_type: str, domain: Domain) -> None:
     (c,) = constraints(domain("tasks.md"), text)
     assert (c.kind, c.spans) == (kind, ((Span(fact_type, (0, 1)),),))
 
 
-def test_both_symmetric_sentences_give_one_constraint() -> None:
+def test_both_symmetric_sentences_give_one_constraint(domain: Domain) -> None:
     reading = domain("content.md")
     symmetric = [c for c in reading.constructs if isinstance(c, Constraint) and c.kind == "SY"]
     assert len(symmetric) == 2
@@ -114,7 +121,7 @@ def test_both_symmetric_sentences_give_one_constraint() -> None:
     assert symmetric[0].spans == ((Span("Article_is_related_to_Article", (0, 1)),),)
 
 
-def test_booking_objectifies_and_duration_is_arithmetic() -> None:
+def test_booking_objectifies_and_duration_is_arithmetic(domain: Domain) -> None:
     reading = domain("scheduling.md")
     assert Objectification("Booking", "Meeting_is_held_in_Room", True) in reading.constructs
     rule = next(c for c in reading.constructs if isinstance(c, DerivationRule))
@@ -122,9 +129,9 @@ def test_booking_objectifies_and_duration_is_arithmetic() -> None:
     assert computation.expression == ("End Time", "minus", "Start Time")  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("name", DOMAINS)
-def test_possibility_sentences_constrain_nothing(name: str) -> None:
-    reading = domain(name)
+@pytest.mark.parametrize(("corpus", "name"), EVERY_FILE)
+def test_possibility_sentences_constrain_nothing(corpus: str, name: str) -> None:
+    reading = read_file(corpus_file(corpus, name))
     for construct in reading.constructs:
         if isinstance(construct, Constraint):
             assert not construct.reading.startswith("It is possible")
@@ -143,7 +150,7 @@ def test_unquoted_backed_noun_is_the_quoted_form() -> None:
     ]
 
 
-def test_literals_do_not_change_classification() -> None:
+def test_literals_do_not_change_classification(domain: Domain) -> None:
     facts = [c for c in domain("authoring.md").constructs if isinstance(c, InstanceFact)]
     situations = {f.values[1] for f in facts if f.fact_type.endswith("Authoring_Situation")}
     assert "When a fact follows from other facts or an entity has a lifecycle" in situations
@@ -151,16 +158,17 @@ def test_literals_do_not_change_classification() -> None:
     assert domain("authoring.md").diagnostics == ()
 
 
-def test_reference_scheme_contradictions_are_exactly_the_diagnostics() -> None:
+def test_reference_scheme_contradictions_are_exactly_the_diagnostics(domain: Domain) -> None:
     lines = [d.line for d in domain("catalog.md").diagnostics]
     assert lines == [156, 157]
     assert len(domain("notifications.md").diagnostics) == 4
 
 
-@pytest.mark.parametrize("name", DOMAINS)
-def test_no_sentence_is_skipped(name: str) -> None:
-    text = (CORPUS / name).read_text("utf-8")
-    reading = domain(name)
+@pytest.mark.parametrize(("corpus", "name"), EVERY_FILE)
+def test_no_sentence_is_skipped(corpus: str, name: str) -> None:
+    path = corpus_file(corpus, name)
+    text = path.read_text("utf-8")
+    reading = read_file(path)
     sentences = [p for p in paragraphs(text) if p.kind in ("sentence", "unterminated")]
     parsed = {s.line for s, _ in reading.sentences}
     diagnosed = {d.line for d in reading.diagnostics}

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from arest.forml2 import Constraint, Reading, metamodel, read, verbalize
+from tests.corpus import EVERY_FILE, corpus_file
 from tests.forml2.strategies import Schema, constructs, schemas
-
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "tutor-domains"
-DOMAINS = sorted(p.name for p in CORPUS.glob("*.md"))
 
 
 def assert_round_trip(construct: object, known: Reading) -> str:
@@ -31,9 +27,9 @@ def test_generated_constructs_read_back_equal(data: st.DataObject) -> None:
     assert_round_trip(construct, schema.reading)
 
 
-@pytest.mark.parametrize("name", DOMAINS)
-def test_every_corpus_construct_reads_back_equal(name: str) -> None:
-    known = read((CORPUS / name).read_text("utf-8"), name, known=metamodel())
+@pytest.mark.parametrize(("corpus", "name"), EVERY_FILE)
+def test_every_corpus_construct_reads_back_equal(corpus: str, name: str) -> None:
+    known = read(corpus_file(corpus, name).read_text("utf-8"), name, known=metamodel())
     for construct in known.constructs:
         assert_round_trip(construct, known)
 

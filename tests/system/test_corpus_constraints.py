@@ -8,7 +8,9 @@ violations leave D as it was (D′ is D); deontic ones are reported and the comm
 catalog.md and notifications.md name entities by a reference value and then give them another
 one (`Brand 'acme' has Brand Name 'Acme Corp'.`); content.md has a temporal deontic sentence.
 Those files are refused as they are (tested below); the other tests run on copies without
-exactly those sentences, computed from the original text. The catalog copy most tests use also
+exactly those sentences, computed from the original text. The corpus is external: every test
+here takes it through the `tutor_corpus` fixture (tests/conftest.py), which skips them when it is
+absent and fails them in CI. The catalog copy most tests use also
 lacks its subtype XO, so that they can create plain Products; the XO is tested on its own copy.
 """
 
@@ -23,8 +25,6 @@ import pytest
 
 import arest
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "tutor-domains"
-
 Found = set[tuple[str, str, str]]  # (kind, modality, reading) of each violation
 
 BRAND_NAMES = r"Brand '[^']+' has Brand Name '[^']+'\."
@@ -36,15 +36,15 @@ SUBTYPE_XO = ("For each Product, exactly one of the following holds:\n"
               "  that Product is a PhysicalProduct.\n")
 
 
-def offending(name: str, pattern: str) -> list[tuple[int, str]]:
+def offending(corpus: Path, name: str, pattern: str) -> list[tuple[int, str]]:
     """(line number, sentence) of each line of a corpus file that is exactly `pattern`."""
-    lines = (CORPUS / name).read_text().splitlines()
+    lines = (corpus / name).read_text().splitlines()
     return [(n, line) for n, line in enumerate(lines, 1) if re.fullmatch(pattern, line)]
 
 
-def corrected(folder: Path, name: str, *sentences: str) -> Path:
+def corrected(corpus: Path, folder: Path, name: str, *sentences: str) -> Path:
     """A copy of a corpus file without the given sentences (each must occur exactly once)."""
-    text = (CORPUS / name).read_text()
+    text = (corpus / name).read_text()
     for sentence in sentences:
         line = sentence if sentence.endswith("\n") else sentence + "\n"
         assert text.count(line) == 1, sentence
@@ -116,46 +116,46 @@ def deontic(kind: str, reading: str) -> tuple[str, str, str]:
 
 
 @pytest.fixture(scope="module")
-def fixed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def fixed(tmp_path_factory: pytest.TempPathFactory, tutor_corpus: Path) -> Path:
     return tmp_path_factory.mktemp("corpus")
 
 
 @pytest.fixture(scope="module")
-def catalog(fixed: Path) -> Domain:
+def catalog(fixed: Path, tutor_corpus: Path) -> Domain:
     # The subtype XO is dropped too, so that plain Products can be created (tested apart).
-    sentences = [line for _, line in offending("catalog.md", BRAND_NAMES)]
-    return Domain.load(corrected(fixed, "catalog.md", *sentences, SUBTYPE_XO))
+    sentences = [line for _, line in offending(tutor_corpus, "catalog.md", BRAND_NAMES)]
+    return Domain.load(corrected(tutor_corpus, fixed, "catalog.md", *sentences, SUBTYPE_XO))
 
 
 @pytest.fixture(scope="module")
-def notifications(fixed: Path) -> Domain:
-    sentences = [line for _, line in offending("notifications.md", CHANNEL_NAMES)]
-    return Domain.load(corrected(fixed, "notifications.md", *sentences))
+def notifications(fixed: Path, tutor_corpus: Path) -> Domain:
+    sentences = [line for _, line in offending(tutor_corpus, "notifications.md", CHANNEL_NAMES)]
+    return Domain.load(corrected(tutor_corpus, fixed, "notifications.md", *sentences))
 
 
 @pytest.fixture(scope="module")
-def content(fixed: Path) -> Domain:
-    return Domain.load(corrected(fixed, "content.md", TEMPORAL))
+def content(fixed: Path, tutor_corpus: Path) -> Domain:
+    return Domain.load(corrected(tutor_corpus, fixed, "content.md", TEMPORAL))
 
 
 @pytest.fixture(scope="module")
-def orders() -> Domain:
-    return Domain.load(CORPUS / "orders.md")
+def orders(tutor_corpus: Path) -> Domain:
+    return Domain.load(tutor_corpus / "orders.md")
 
 
 @pytest.fixture(scope="module")
-def tasks() -> Domain:
-    return Domain.load(CORPUS / "tasks.md")
+def tasks(tutor_corpus: Path) -> Domain:
+    return Domain.load(tutor_corpus / "tasks.md")
 
 
 @pytest.fixture(scope="module")
-def scheduling() -> Domain:
-    return Domain.load(CORPUS / "scheduling.md")
+def scheduling(tutor_corpus: Path) -> Domain:
+    return Domain.load(tutor_corpus / "scheduling.md")
 
 
 @pytest.fixture(scope="module")
-def authoring() -> Domain:
-    return Domain.load(CORPUS / "authoring.md")
+def authoring(tutor_corpus: Path) -> Domain:
+    return Domain.load(tutor_corpus / "authoring.md")
 
 
 # --- the files that do not load as they are -------------------------------------------------
@@ -164,35 +164,35 @@ def authoring() -> Domain:
 @pytest.mark.parametrize(("name", "pattern", "count"), [
     ("catalog.md", BRAND_NAMES, 2), ("notifications.md", CHANNEL_NAMES, 4)])
 def test_instance_facts_contradicting_a_reference_scheme_are_refused(
-    name: str, pattern: str, count: int
+    name: str, pattern: str, count: int, tutor_corpus: Path
 ) -> None:
-    lines = offending(name, pattern)
+    lines = offending(tutor_corpus, name, pattern)
     assert len(lines) == count
     with pytest.raises(arest.ReadingError) as caught:
-        arest.load(CORPUS / name)
+        arest.load(tutor_corpus / name)
     diagnostics = caught.value.diagnostics
     assert [(Path(d.path), d.line, d.column) for d in diagnostics] == [
-        (CORPUS / name, n, 1) for n, _ in lines]
+        (tutor_corpus / name, n, 1) for n, _ in lines]
     message = str(caught.value)
     for n, sentence in lines:
-        assert f"{CORPUS / name}:{n}:1:" in message and sentence in message
+        assert f"{tutor_corpus / name}:{n}:1:" in message and sentence in message
 
 
-def test_a_temporal_deontic_sentence_is_refused() -> None:
-    (line,) = [n for n, text in offending("content.md", re.escape(TEMPORAL))]
+def test_a_temporal_deontic_sentence_is_refused(tutor_corpus: Path) -> None:
+    (line,) = [n for n, text in offending(tutor_corpus, "content.md", re.escape(TEMPORAL))]
     with pytest.raises(arest.ReadingError) as caught:
-        arest.load(CORPUS / "content.md")
+        arest.load(tutor_corpus / "content.md")
     (diagnostic,) = caught.value.diagnostics
-    assert (Path(diagnostic.path), diagnostic.line) == (CORPUS / "content.md", line)
+    assert (Path(diagnostic.path), diagnostic.line) == (tutor_corpus / "content.md", line)
     assert 1 <= diagnostic.column <= len(TEMPORAL) and "temporal" in diagnostic.message
     assert TEMPORAL in str(caught.value)
 
 
-def test_catalog_subtypes_are_exclusive_and_exhaustive(fixed: Path) -> None:
+def test_catalog_subtypes_are_exclusive_and_exhaustive(fixed: Path, tutor_corpus: Path) -> None:
     folder = fixed / "with-xo"
     folder.mkdir(exist_ok=True)
-    sentences = [line for _, line in offending("catalog.md", BRAND_NAMES)]
-    catalog = Domain.load(corrected(folder, "catalog.md", *sentences))
+    sentences = [line for _, line in offending(tutor_corpus, "catalog.md", BRAND_NAMES)]
+    catalog = Domain.load(corrected(tutor_corpus, folder, "catalog.md", *sentences))
     product = {"Product Name": "P", "Price": "10", "Currency": "USD"}
     # A DigitalProduct is a Product: it has the Product's fields, and satisfies the XO.
     state = catalog.seed(("create:DigitalProduct", {"id": "sku-1", **product,

@@ -1,17 +1,17 @@
-"""Derivation rules, one kind at a time, over the corpus and over readings of our own: what a
+"""Derivation rules, one kind at a time, over the project's corpus and over inline readings: what a
 user sees in command results, queries and explanations."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import arest
 from arest.system.derive import derive_all
+from tests.corpus import OWN_READINGS
 
-CORPUS = Path(__file__).parents[2].parent / "shared" / "corpus" / "tutor-domains"
+CLINIC = OWN_READINGS / "clinic"
 
 
 def asserting(D: Any, fact_type: str, *values: str) -> tuple[dict[str, Any], Any]:
@@ -30,41 +30,42 @@ def derived_rows(D: Any, fact_type: str) -> list[tuple[Any, ...]]:
     return [tuple(row.values()) for row in found]
 
 
-# -- the corpus ------------------------------------------------------------------------------
-@pytest.mark.skipif(not CORPUS.exists(), reason="the tutor corpus is beside the project")
-def test_orders_total_by_sum_with_order_and_line_items_created_in_one_command() -> None:
-    D = arest.load(CORPUS / "orders.md")
-    order = {
-        "Order Number": "ord-1", "Customer": "acme", "Shipping Address": "1 Main St",
-        "LineItem": [
-            {"id": "li-1", "Product": "widget", "Quantity": "2", "Amount": "10"},
-            {"id": "li-2", "Product": "gadget", "Quantity": "1", "Amount": "5.50"},
+# -- the project's corpus (tests/readings) ---------------------------------------------------
+PATIENT = {"id": "p-1", "Full Name": "Pat", "Phone": "555", "Home Address": "1 Main St"}
+VISIT = {"Patient": "p-1", "Clinician": "dr-lee", "Home Address": "1 Main St",
+         "Start Time": "2024-05-01T09:00:00Z", "End Time": "2024-05-01T10:30:00Z"}
+
+
+def test_visit_total_by_sum_with_visit_and_charges_created_in_one_command() -> None:
+    D = arest.load(CLINIC)
+    visit = {
+        "Visit Number": "v-1", **VISIT,
+        "Charge": [
+            {"id": "ch-1", "Procedure": "exam", "Quantity": "2", "Amount": "10"},
+            {"id": "ch-2", "Procedure": "x-ray", "Quantity": "1", "Amount": "5.50"},
         ],
     }
-    D = arest.apply(D, "create:Customer", {"id": "acme", "Name": "Acme"})[1]
-    out, D1 = arest.apply(D, "create:Order", order)
+    D = arest.apply(D, "create:Patient", PATIENT)[1]
+    out, D1 = arest.apply(D, "create:Visit", visit)
     assert not out["rejected"], out["violations"]
-    assert {"fact_type": "Order_has_Amount",
-            "bindings": {"Order": "ord-1", "Amount": "15.5"}} in out["derived"]
+    assert {"fact_type": "Visit_has_Amount",
+            "bindings": {"Visit": "v-1", "Amount": "15.5"}} in out["derived"]
     assert out["entity"]["Amount"] == "15.5"
-    out, D2 = arest.apply(D1, "update:LineItem", {"id": "li-1", "Amount": "1"})
-    assert rows(D2, "Order_has_Amount") == [("ord-1", "6.5")]
-    out, D3 = arest.apply(D2, "update:Order", {"id": "ord-1", "Amount": "99"})
+    out, D2 = arest.apply(D1, "update:Charge", {"id": "ch-1", "Amount": "1"})
+    assert rows(D2, "Visit_has_Amount") == [("v-1", "6.5")]
+    out, D3 = arest.apply(D2, "update:Visit", {"id": "v-1", "Amount": "99"})
     assert out["error"]["code"] == "derived_fact_type" and D3 is D2
 
 
-@pytest.mark.skipif(not CORPUS.exists(), reason="the tutor corpus is beside the project")
-def test_scheduling_duration_by_minus() -> None:
-    D = arest.load(CORPUS / "scheduling.md")
-    meeting = {"Meeting Id": "m1", "Meeting Title": "Plan", "Recurrence": "none",
-               "is organized by Attendee": "ann@x.org", "Start Time": "2024-05-01T09:00:00Z",
-               "End Time": "2024-05-01T10:30:00Z",
-               "Attendee_is_invited_to_Meeting": ["ann@x.org"]}
-    out, D1 = arest.apply(D, "create:Meeting", meeting)
+def test_visit_duration_by_minus() -> None:
+    D = arest.apply(arest.load(CLINIC), "create:Patient", PATIENT)[1]
+    visit = {"Visit Number": "v-1", **VISIT,
+             "Charge": [{"Procedure": "exam", "Quantity": "1", "Amount": "10"}]}
+    out, D1 = arest.apply(D, "create:Visit", visit)
     assert "error" not in out and not out["rejected"], out
-    assert {"fact_type": "Meeting_has_Duration",
-            "bindings": {"Meeting": "m1", "Duration": "5400"}} in out["derived"]
-    assert ("m1", "5400") in rows(D1, "Meeting_has_Duration")
+    assert {"fact_type": "Visit_has_Duration",
+            "bindings": {"Visit": "v-1", "Duration": "5400"}} in out["derived"]
+    assert ("v-1", "5400") in rows(D1, "Visit_has_Duration")
 
 
 ACCESS = """\

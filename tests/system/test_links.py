@@ -4,7 +4,6 @@ each binary fact type; keys that never collide; hrefs under the nouns' plurals."
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -15,8 +14,7 @@ from hypothesis import strategies as st
 import arest
 from arest.system.links import links, plural
 from arest.testing import commands, schemas
-
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "tutor-domains"
+from tests.corpus import OWN_READINGS
 
 
 def applied(D: Any, *steps: tuple[str, Any]) -> Any:
@@ -49,59 +47,61 @@ def assert_urls(D: Any, representation: dict[str, Any]) -> None:
         assert unquote(segments[1]) in plurals, (key, link)
 
 
-# --- DESIGN §5 on the corpus orders domain ---------------------------------------------------
+# --- DESIGN §5 on the clinic domain (tests/readings) -----------------------------------------
 
 
 @pytest.fixture(scope="module")
-def shop() -> Any:
+def clinic() -> Any:
     return applied(
-        arest.load(CORPUS / "orders.md"),
-        ("create:Customer", {"id": "ann@x.com", "Name": "Ann", "Shipping Address": "1 Main"}),
-        ("create:Order", {"id": "ord-1", "Customer": "ann@x.com", "Shipping Address": "1 Main",
-                          "LineItem": [{"id": "li-1", "Product": "sku-1", "Quantity": 1,
-                                        "Amount": "10"},
-                                       {"id": "li-2", "Product": "sku-2", "Quantity": 2,
-                                        "Amount": "5"}]}),
+        arest.load(OWN_READINGS / "clinic"),
+        ("create:Patient", {"id": "pt@1", "Full Name": "Pat", "Phone": "555",
+                            "Home Address": "1 Main"}),
+        ("create:Visit", {"id": "v-1", "Patient": "pt@1", "Clinician": "dr-lee",
+                          "Home Address": "1 Main", "Start Time": "09:00", "End Time": "10:00",
+                          "Charge": [{"id": "ch-1", "Procedure": "exam", "Quantity": 1,
+                                      "Amount": "10"},
+                                     {"id": "ch-2", "Procedure": "x-ray", "Quantity": 2,
+                                      "Amount": "5"}]}),
     )
 
 
-def test_the_design_example_shape(shop: Any) -> None:
-    order = read(shop, "Order", "ord-1")
-    found = order["_links"]
-    assert found["self"] == {"href": "/orders/ord-1"}
-    assert found["customer"] == {"href": "/customers/ann%40x.com", "rel": "parent"}
-    assert found["line-items"] == {"href": "/orders/ord-1/line-items", "rel": "children"}
-    # Payments and Shipments are for exactly one Order each: children too.
-    assert found["payments"] == {"href": "/orders/ord-1/payments", "rel": "children"}
-    # Related: every binary fact type the Order plays is a collection filtered by the Order.
-    assert found["Order_is_placed_by_Customer"] == {
-        "href": "/orders/ord-1/Order_is_placed_by_Customer", "rel": "related"}
-    assert found["Order_has_Amount"]["rel"] == "related"
+def test_the_design_example_shape(clinic: Any) -> None:
+    visit = read(clinic, "Visit", "v-1")
+    found = visit["_links"]
+    assert found["self"] == {"href": "/visits/v-1"}
+    assert found["patient"] == {"href": "/patients/pt%401", "rel": "parent"}
+    assert found["charges"] == {"href": "/visits/v-1/charges", "rel": "children"}
+    # Payments are for exactly one Visit each: children too.
+    assert found["payments"] == {"href": "/visits/v-1/payments", "rel": "children"}
+    # Related: every binary fact type the Visit plays is a collection filtered by the Visit.
+    assert found["Visit_is_booked_by_Patient"] == {
+        "href": "/visits/v-1/Visit_is_booked_by_Patient", "rel": "related"}
+    assert found["Visit_has_Amount"]["rel"] == "related"
     # One-to-one (a uniqueness constraint on each role): S_f = ∅, only related.
-    assert found["Coupon_is_applied_to_Order"]["rel"] == "related"
-    assert "coupon" not in found and "coupons" not in found
+    assert found["Referral_is_applied_to_Visit"]["rel"] == "related"
+    assert "referral" not in found and "referrals" not in found
     # No link for the reference mode or the machine's status.
-    assert "Order_has_Order_Number" not in found and "Order_has_Status" not in found
-    assert_urls(shop, order)
+    assert "Visit_has_Visit_Number" not in found and "Visit_has_Status" not in found
+    assert_urls(clinic, visit)
 
 
-def test_the_converse_links(shop: Any) -> None:
-    item = read(shop, "LineItem", "li-2")
-    assert item["_links"]["order"] == {"href": "/orders/ord-1", "rel": "parent"}
-    assert "product" not in item["_links"]  # Product is a value type in this domain
-    customer = read(shop, "Customer", "ann@x.com")
-    assert customer["_links"]["orders"] == {"href": "/customers/ann%40x.com/orders",
-                                            "rel": "children"}
-    assert_urls(shop, item)
-    assert_urls(shop, customer)
+def test_the_converse_links(clinic: Any) -> None:
+    charge = read(clinic, "Charge", "ch-2")
+    assert charge["_links"]["visit"] == {"href": "/visits/v-1", "rel": "parent"}
+    assert "procedure" not in charge["_links"]  # Procedure is a value type
+    patient = read(clinic, "Patient", "pt@1")
+    assert patient["_links"]["visits"] == {"href": "/patients/pt%401/visits",
+                                           "rel": "children"}
+    assert_urls(clinic, charge)
+    assert_urls(clinic, patient)
 
 
-def test_every_command_result_carries_the_links(shop: Any) -> None:
-    out, _ = arest.apply(shop, "create:Payment", {"id": "pay-1", "Order": "ord-1",
-                                                  "Amount": "15", "Payment Method": "paypal"})
-    assert out["entity"]["_links"]["order"] == {"href": "/orders/ord-1", "rel": "parent"}
-    listed = arest.apply(shop, "list:LineItem")[0]["items"]
-    assert [item["_links"]["order"]["href"] for item in listed] == ["/orders/ord-1"] * 2
+def test_every_command_result_carries_the_links(clinic: Any) -> None:
+    out, _ = arest.apply(clinic, "create:Payment", {"id": "pay-1", "Visit": "v-1",
+                                                    "Amount": "20", "Payment Method": "card"})
+    assert out["entity"]["_links"]["visit"] == {"href": "/visits/v-1", "rel": "parent"}
+    listed = arest.apply(clinic, "list:Charge")[0]["items"]
+    assert [item["_links"]["visit"]["href"] for item in listed] == ["/visits/v-1"] * 2
 
 
 # --- plurals, omitted parents, rings, peers, shared keys ------------------------------------

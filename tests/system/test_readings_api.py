@@ -6,17 +6,16 @@ import pytest
 
 import arest
 from arest.algebra import EMPTY_STATE
-
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "tutor-domains"
+from tests.corpus import OWN_READINGS
 
 
 def test_load_a_corpus_domain() -> None:
-    D = arest.load(CORPUS / "orders.md")
-    out, same = arest.apply(D, "schema", {"noun": "Order"})
+    D = arest.load(OWN_READINGS / "clinic")
+    out, same = arest.apply(D, "schema", {"noun": "Visit"})
     assert same is D
     ids = {fact_type["id"] for fact_type in out["fact_types"]}
-    assert "Order_is_placed_by_Customer" in ids
-    assert any(c["reading"] == "Each Order has at most one Coupon." for c in out["constraints"])
+    assert "Visit_is_booked_by_Patient" in ids
+    assert any(c["reading"] == "Each Visit has at most one Referral." for c in out["constraints"])
 
 
 def test_load_a_folder_reads_every_markdown_file_in_name_order(tmp_path: Path) -> None:
@@ -33,14 +32,20 @@ def test_a_missing_path_is_an_error(tmp_path: Path) -> None:
         arest.load(tmp_path / "nowhere.md")
 
 
-def test_reading_errors_list_every_diagnostic_compiler_style() -> None:
+def test_reading_errors_list_every_diagnostic_compiler_style(tmp_path: Path) -> None:
+    # Instance facts that give 'main' another Branch Code contradict its reference scheme.
+    text = (OWN_READINGS / "library" / "library.md").read_text()
+    lines = len(text.splitlines())
+    library = tmp_path / "library.md"
+    library.write_text(text + "Branch Library 'main' has Branch Code 'central'.\n"
+                       "Branch Library 'main' has Branch Code 'north'.\n")
     with pytest.raises(arest.ReadingError) as caught:
-        arest.load(CORPUS / "catalog.md")
+        arest.load(library)
     message = str(caught.value)
     assert isinstance(caught.value, ValueError)
-    assert f"{CORPUS / 'catalog.md'}:156:1:" in message
-    assert f"{CORPUS / 'catalog.md'}:157:1:" in message
-    assert "Brand 'acme' has Brand Name 'Acme Corp'." in message
+    assert f"{library}:{lines + 1}:1:" in message
+    assert f"{library}:{lines + 2}:1:" in message
+    assert "Branch Library 'main' has Branch Code 'central'." in message
     assert len(caught.value.diagnostics) == 2
 
 
