@@ -112,7 +112,6 @@ def create_entity(
     if exists(change.state, noun, entity):
         raise Refusal("entity_exists", f"{noun} {entity!r} exists", noun=noun, id=entity)
     change.touch(noun, entity)
-    start(change, noun, entity)
     request = dict(request)
     _components(change, noun, entity, request)
     if link is not None:
@@ -252,7 +251,9 @@ def command_result(
     """emit ∘ validate ∘ derive: the violations the delta woke; reject on an alethic one.
     ``fired``: the transitions the command fired, for their effects.  Facts entering P fire
     the transitions their fact type triggers, derived facts included, until the statuses are
-    stable (at most AUTOMATIC_ROUNDS rounds)."""
+    stable (at most AUTOMATIC_ROUNDS rounds).  Every entity the change brought into a
+    population of a noun with a machine starts in s₀ first."""
+    start(change)
     state, delta, derived = settle(before, change)
     fired = list(fired or [])
     latest = delta.added

@@ -16,6 +16,7 @@ from arest.system.derive import derived_mode, is_derived
 from arest.system.entities import fields, represent
 from arest.system.entity_verbs import Output, command_result, settle
 from arest.system.errors import Refusal, closest, invalid_input
+from arest.system.machines import start
 from arest.system.inputs import atom, bindings_fact, fact_type_of, role_names
 from arest.system.validate import alethic, violations
 
@@ -63,6 +64,7 @@ def verify(state: State, request: Any) -> Output:
     fact_type, _, fact = _writable(state, request)
     change = Change(state)
     change.add(fact_type, fact)
+    start(change)
     after, delta, _ = settle(state, change)
     found = violations(after, delta)
     return {"violations": found, "would_reject": bool(alethic(found))}
