@@ -16,8 +16,8 @@ from arest.system.derive import derived_mode, is_derived
 from arest.system.entities import fields, represent
 from arest.system.entity_verbs import Output, command_result, settle
 from arest.system.errors import Refusal, closest, invalid_input
-from arest.system.machines import start
 from arest.system.inputs import atom, bindings_fact, fact_type_of, role_names
+from arest.system.machines import start
 from arest.system.validate import alethic, violations
 
 
