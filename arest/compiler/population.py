@@ -98,15 +98,17 @@ def exists(state: State, noun: str, entity: str) -> bool:
 
 @dataclass
 class Delta:
-    """What a command changed: facts added and removed per fact type, and the entities per
-    noun that were created or named by an added fact."""
+    """What a command changed: facts added and removed per fact type, the entities per
+    noun that were created or named by an added fact, and those that left a noun's
+    population (deleted)."""
 
     added: dict[str, set[Fact]] = field(default_factory=dict)
     removed: dict[str, set[Fact]] = field(default_factory=dict)
     entities: dict[str, set[str]] = field(default_factory=dict)
+    gone: dict[str, set[str]] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.added or self.removed or self.entities)
+        return bool(self.added or self.removed or self.entities or self.gone)
 
 
 _SCHEMA_CELLS = (
@@ -284,6 +286,7 @@ class Change:
             if population is not None and (entity,) in population:
                 shrunk = population.remove((entity,))
                 self.state = self.state.set(population_cell(member_of), shrunk)
+                self.delta.gone.setdefault(member_of, set()).add(entity)
 
 
 def with_facts(state: State, facts: Iterable[tuple[str, Fact]]) -> State:

@@ -201,7 +201,7 @@ def settle(before: State, change: Change) -> tuple[State, Delta, list[dict[str, 
                             change.delta.entities)
     if not derived.added and not derived.removed:
         return after, change.delta, []
-    delta = Delta(entities=change.delta.entities)
+    delta = Delta(entities=change.delta.entities, gone=change.delta.gone)
     for fact_type in {*change.delta.added, *change.delta.removed, *derived.added,
                       *derived.removed}:
         old, new = relation_of(before, fact_type, 0), relation_of(after, fact_type, 0)
@@ -220,9 +220,12 @@ def settle(before: State, change: Change) -> tuple[State, Delta, list[dict[str, 
 
 def _merged(first: Delta, then: Delta) -> Delta:
     """The delta of two commands in a row, as one."""
-    merged = Delta(entities={noun: set(ids) for noun, ids in first.entities.items()})
+    merged = Delta(entities={noun: set(ids) for noun, ids in first.entities.items()},
+                   gone={noun: set(ids) for noun, ids in first.gone.items()})
     for noun, ids in then.entities.items():
         merged.entities.setdefault(noun, set()).update(ids)
+    for noun, ids in then.gone.items():
+        merged.gone.setdefault(noun, set()).update(ids)
     for fact_type in {*first.added, *first.removed, *then.added, *then.removed}:
         a1, r1 = first.added.get(fact_type, set()), first.removed.get(fact_type, set())
         a2, r2 = then.added.get(fact_type, set()), then.removed.get(fact_type, set())
