@@ -21,8 +21,13 @@ from arest.system.machines import start
 from arest.system.validate import alethic, violations
 
 
-def _writable(state: State, request: Any) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+def _writable(state: State, request: Any, path: str = "$"
+              ) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     """The fact a write names, refusing fact types only derivation or a machine maintains."""
+    if not isinstance(request, dict):
+        raise invalid_input(path, "an object with fact_type and bindings")
+    if not isinstance(request.get("fact_type"), str):
+        raise invalid_input(f"{path}.fact_type", "a fact type id")
     fact_type, roles = fact_type_of(state, request)
     if fact_type == status_fact_type(roles[0]):
         raise Refusal("derived_fact_type", f"{fact_type} is maintained by the state machine",
@@ -32,30 +37,50 @@ def _writable(state: State, request: Any) -> tuple[str, tuple[str, ...], tuple[s
                       fact_type=fact_type)
     if set(request) - {"fact_type", "bindings"}:
         extra = sorted(set(request) - {"fact_type", "bindings"})[0]
-        raise invalid_input(f"$.{extra}", "only fact_type and bindings")
-    return fact_type, roles, bindings_fact(roles, request.get("bindings"))
+        raise invalid_input(f"{path}.{extra}", "only fact_type and bindings")
+    return fact_type, roles, bindings_fact(roles, request.get("bindings"), f"{path}.bindings")
 
 
-def _fact_output(out: Output, fact_type: str, roles: tuple[str, ...], fact: tuple[str, ...]
-                 ) -> Output:
-    out["fact"] = {"fact_type": fact_type,
-                   "bindings": dict(zip(role_names(roles), fact, strict=True))}
-    return out
+def _described(fact_type: str, roles: tuple[str, ...], fact: tuple[str, ...]) -> Output:
+    return {"fact_type": fact_type, "bindings": dict(zip(role_names(roles), fact, strict=True))}
+
+
+def _writes(state: State, request: Any) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    """The facts a write names: one (``{fact_type, bindings}``) or several
+    (``{"facts": [{fact_type, bindings}, …]}``)."""
+    if not (isinstance(request, dict) and "facts" in request):
+        return [_writable(state, request)]
+    if set(request) != {"facts"}:
+        raise invalid_input(f"$.{sorted(set(request) - {'facts'})[0]}", "only facts")
+    items = request["facts"]
+    if not isinstance(items, list) or not items:
+        raise invalid_input("$.facts", "a non-empty list of objects with fact_type and bindings")
+    return [_writable(state, item, f"$.facts[{i}]") for i, item in enumerate(items)]
 
 
 def _write(state: State, request: Any, adding: bool) -> tuple[Output, State]:
-    fact_type, roles, fact = _writable(state, request)
+    """One command for every fact named: all enter (or leave) P, or none; the constraints
+    are checked on the combined result."""
+    writes = _writes(state, request)
     change = Change(state)
-    (change.add if adding else change.remove)(fact_type, fact)
+    for fact_type, _, fact in writes:
+        (change.add if adding else change.remove)(fact_type, fact)
     out, after = command_result(state, change)
-    return _fact_output(out, fact_type, roles, fact), after
+    described = [_described(*write) for write in writes]
+    if isinstance(request, dict) and "facts" in request:
+        out["facts"] = described
+    else:
+        out["fact"] = described[0]
+    return out, after
 
 
 def assert_fact(state: State, request: Any) -> tuple[Output, State]:
+    """``assert {fact_type, bindings}`` or ``assert {facts: [{fact_type, bindings}, …]}``."""
     return _write(state, request, adding=True)
 
 
 def retract_fact(state: State, request: Any) -> tuple[Output, State]:
+    """``retract``, in the shapes ``assert`` takes."""
     return _write(state, request, adding=False)
 
 
