@@ -272,7 +272,8 @@ _CATALOGUE: tuple[Verb, ...] = (
          _object(["fact_type", "bindings"], fact_type=_FACT_TYPE, bindings=_BINDINGS),
          _as_is("verify"), ("verify",)),
     Verb("snapshot", "persistence",
-         "Capture the whole state under a label (reusing a label replaces it; none: snap-N).",
+         "Capture the whole state under a label (reusing a label replaces it; none or \"\": "
+         "snap-N, from snap-0).",
          _object([], label={"type": "string"}), _as_is("snapshot"), ("snapshot",)),
     Verb("rollback", "persistence",
          "Restore a snapshot by id; the snapshot stays available.",

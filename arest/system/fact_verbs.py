@@ -10,8 +10,8 @@ from typing import Any
 
 from arest.algebra import State
 from arest.algebra.relations import Relation
-from arest.compiler.fields import status_fact_type
-from arest.compiler.population import Change, entity_ids
+from arest.compiler.fields import resolve_cell, status_fact_type
+from arest.compiler.population import Change, entity_ids, role_nouns
 from arest.system.derive import derived_mode, is_derived
 from arest.system.entities import fields, represent
 from arest.system.entity_verbs import Output, command_result, settle
@@ -133,11 +133,22 @@ def query(state: State, fact_type: str, request: Any) -> Output:
     return {"rows": rows, "total": len(rows)}
 
 
+def _names_a_noun(state: State, name: Any) -> bool:
+    """Whether a ``fact_type`` names no fact type but a noun (``project {fact_type: "Order"}``
+    projects the Orders)."""
+    return isinstance(name, str) and not role_nouns(state, name) and type(
+        state.get(resolve_cell(name))) is tuple
+
+
 def project(state: State, request: Any) -> Output:
     """``project``: the distinct rows of the chosen roles (or fields) of a fact type (or a
-    noun's entities), after a restriction."""
+    noun's entities, named by ``noun`` or by a ``fact_type`` that is a noun's name), after a
+    restriction."""
     if not isinstance(request, dict) or ("fact_type" in request) == ("noun" in request):
         raise invalid_input("$", "an object with fact_type or noun, and filter?, roles?")
+    if _names_a_noun(state, request.get("fact_type")):
+        request = {("noun" if key == "fact_type" else key): value
+                   for key, value in request.items()}
     extra = sorted(set(request) - {"fact_type", "noun", "filter", "roles"})
     if extra:
         raise invalid_input(f"$.{extra[0]}", "only fact_type or noun, filter, roles")
