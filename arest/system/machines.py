@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from arest.algebra import State, evaluate
+from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
 from arest.compiler.fields import status_fact_type
 from arest.compiler.machines import MACHINES_CELL, Machine, Transition, machine_cell
-from arest.compiler.memo import IdentityMemo
 from arest.compiler.population import Change, exists, role_nouns
 
 _decoded = IdentityMemo(Machine.from_object)

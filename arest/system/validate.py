@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from arest.algebra import BOTTOM, Object, State, evaluate
+from arest.algebra.memo import IdentityMemo
 from arest.algebra.objects import as_json
 from arest.algebra.relations import Fact, Relation
 from arest.compiler.checks import Trigger
@@ -22,7 +23,6 @@ from arest.compiler.constraints import (
     constraint_cell,
     trigger_cell,
 )
-from arest.compiler.memo import IdentityMemo
 from arest.compiler.population import Delta, entity_ids, role_nouns
 
 _decoded = IdentityMemo(Compiled.from_object)
