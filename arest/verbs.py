@@ -132,6 +132,12 @@ _FILTER = {"type": "object", "description":
 _BINDINGS = {"anyOf": [{"type": "object"}, {"type": "array"}], "description":
              "Role name → value (the role's noun, numbered 'Book1', 'Book2' when a noun "
              "plays twice), or a list of values in role order."}
+_FACTS = {"type": "array", "minItems": 1, "description":
+          "Several facts written as one command: all of them or none, the constraints "
+          "checked on the result of all together.",
+          "items": _object(["fact_type", "bindings"], fact_type=_FACT_TYPE, bindings=_BINDINGS)}
+_WRITE = {**_object([], fact_type=_FACT_TYPE, bindings=_BINDINGS, facts=_FACTS),
+          "oneOf": [{"required": ["fact_type", "bindings"]}, {"required": ["facts"]}]}
 _TEXTS = {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
           "description": "FORML 2 text, or a list of texts."}
 _LLM_RESPONSE = _text("The LLM's answer to the prompt a previous call returned.")
@@ -176,16 +182,16 @@ _PAGING: dict[str, Mapping[str, Any]] = {
 
 _CATALOGUE: tuple[Verb, ...] = (
     Verb("assert", "primitive",
-         "Assert one fact into the population. The command runs the whole pipeline: "
-         "derivation, constraint validation, state-machine triggers. An alethic violation "
-         "rejects it and nothing changes.",
-         _object(["fact_type", "bindings"], fact_type=_FACT_TYPE, bindings=_BINDINGS),
-         _as_is("assert"), ("assert",)),
+         "Assert one fact, or several as one command ({facts: [...]}), into the population. "
+         "The command runs the whole pipeline: derivation, constraint validation, "
+         "state-machine triggers, on all its facts together. An alethic violation rejects "
+         "it and nothing changes.",
+         _WRITE, _as_is("assert"), ("assert",)),
     Verb("retract", "primitive",
-         "Retract one fact from the population (fact-level removal; use delete to end an "
-         "entity's life through its state machine). Rejected when a constraint would break.",
-         _object(["fact_type", "bindings"], fact_type=_FACT_TYPE, bindings=_BINDINGS),
-         _as_is("retract"), ("retract",)),
+         "Retract one fact, or several as one command ({facts: [...]}), from the population "
+         "(fact-level removal; use delete to end an entity's life). Rejected, and nothing "
+         "changes, when a constraint would break.",
+         _WRITE, _as_is("retract"), ("retract",)),
     Verb("project", "primitive",
          "Codd's projection: the distinct rows of a fact type (or a noun's entities) "
          "restricted by a filter, keeping the named roles.",
@@ -270,7 +276,8 @@ _CATALOGUE: tuple[Verb, ...] = (
          _object(["fact_type", "bindings"], fact_type=_FACT_TYPE, bindings=_BINDINGS),
          _as_is("verify"), ("verify",)),
     Verb("snapshot", "persistence",
-         "Capture the whole state under a label (reusing a label replaces it; none: snap-N).",
+         "Capture the whole state under a label (reusing a label replaces it; none or \"\": "
+         "snap-N, from snap-0).",
          _object([], label={"type": "string"}), _as_is("snapshot"), ("snapshot",)),
     Verb("rollback", "persistence",
          "Restore a snapshot by id; the snapshot stays available.",

@@ -21,11 +21,11 @@ memo can make evaluation faster, never different.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from contextlib import suppress
 from typing import Final
 
 from arest.algebra import forms, reducer
 from arest.algebra.codegen import Code, Generator
+from arest.algebra.memo import IdentityMemo
 from arest.algebra.objects import BOTTOM, Object
 from arest.algebra.relations import Archive, Cell, Relation
 
@@ -111,17 +111,15 @@ class _Entry:
         self.code: dict[frozenset[str], Code] = {}
 
 
-_memo: dict[int, _Entry] = {}
+_entries = IdentityMemo(_Entry, limit=_CACHE_LIMIT)
+"""Each function's atoms and its code per set of defined atoms (by the function's identity).
+An entry's ``code`` fills as evaluations ask; each is a pure function of f and the atoms
+defined, so threads that fill one at once write equal code."""
 _NOTHING_DEFINED: Final[frozenset[str]] = frozenset()
 
 
 def _code(f: Object, defs: Mapping[str, Cell]) -> Code:
-    entry = _memo.get(id(f))
-    if entry is None or entry.obj is not f:
-        if len(_memo) >= _CACHE_LIMIT:
-            with suppress(StopIteration, RuntimeError):  # another thread evicted meanwhile
-                _memo.pop(next(iter(_memo)), None)
-        entry = _memo[id(f)] = _Entry(f)
+    entry = _entries(f)
     defined = _NOTHING_DEFINED
     if defs:
         for atom in entry.atoms:

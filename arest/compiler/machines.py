@@ -27,6 +27,7 @@ from arest.algebra import Object, State
 from arest.algebra.forms import comp, cond, cons, const, foldl
 from arest.algebra.relations import Fact, Relation
 from arest.compiler.fields import status_fact_type
+from arest.compiler.population import Change, entity_ids
 from arest.compiler.schema import MachineInfo, Schema
 
 MACHINE = "MACHINE"
@@ -183,6 +184,21 @@ def machine_warnings(machines: Sequence[Machine]) -> list[str]:
         "transition)"
         for machine in machines for cycle in trapped_cycles(machine)
     ]
+
+
+def initial_statuses(machines: Sequence[Machine], state: State) -> State:
+    """D with every entity of a machine's noun that has no status in the machine's s₀,
+    however it came to be (an instance fact in the readings, a fact naming it, a machine
+    added after it); D itself when every such entity has its status."""
+    change = Change(state)
+    for machine in machines:
+        fact_type = status_fact_type(machine.noun)
+        held = state.get(fact_type)
+        having = set(held.values(0)) if isinstance(held, Relation) else set()
+        for entity in entity_ids(state, machine.noun):
+            if entity not in having:
+                change.add(fact_type, (entity, machine.initial))
+    return change.state
 
 
 def status_facts(state: State) -> list[tuple[str, Fact]]:

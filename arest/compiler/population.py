@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from arest.algebra import State, store_all
+from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Fact, Relation
 
 POPULATION = "population:"
@@ -98,15 +99,17 @@ def exists(state: State, noun: str, entity: str) -> bool:
 
 @dataclass
 class Delta:
-    """What a command changed: facts added and removed per fact type, and the entities per
-    noun that were created or named by an added fact."""
+    """What a command changed: facts added and removed per fact type, the entities per
+    noun that were created or named by an added fact, and those that left a noun's
+    population (deleted)."""
 
     added: dict[str, set[Fact]] = field(default_factory=dict)
     removed: dict[str, set[Fact]] = field(default_factory=dict)
     entities: dict[str, set[str]] = field(default_factory=dict)
+    gone: dict[str, set[str]] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.added or self.removed or self.entities)
+        return bool(self.added or self.removed or self.entities or self.gone)
 
 
 _SCHEMA_CELLS = (
@@ -129,18 +132,15 @@ class _Lookups:
         self.parents: dict[str, tuple[str, ...]] = {}
 
 
-_shared: dict[tuple[int, ...], tuple[tuple[object, ...], _Lookups]] = {}
+_lookups_by_schema_cells: IdentityMemo[_Lookups] = IdentityMemo(
+    lambda *cells: _Lookups(), limit=64)
+"""The lookups of every change over the same schema cells (by identity).  Their dicts fill
+as changes ask; each answer is a pure function of those cells, so threads that fill one at
+once write equal values."""
 
 
 def _lookups(state: State) -> _Lookups:
-    cells = tuple(state.get(name) for name in _SCHEMA_CELLS)
-    key = tuple(map(id, cells))
-    entry = _shared.get(key)
-    if entry is None or any(a is not b for a, b in zip(entry[0], cells, strict=True)):
-        if len(_shared) >= 64:
-            _shared.pop(next(iter(_shared)))
-        entry = _shared[key] = (cells, _Lookups())
-    return entry[1]
+    return _lookups_by_schema_cells(*(state.get(name) for name in _SCHEMA_CELLS))
 
 
 class Change:
@@ -284,6 +284,7 @@ class Change:
             if population is not None and (entity,) in population:
                 shrunk = population.remove((entity,))
                 self.state = self.state.set(population_cell(member_of), shrunk)
+                self.delta.gone.setdefault(member_of, set()).add(entity)
 
 
 def with_facts(state: State, facts: Iterable[tuple[str, Fact]]) -> State:

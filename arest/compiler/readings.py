@@ -23,6 +23,7 @@ from arest.compiler.fields import resolve_cells
 from arest.compiler.links import link_cells
 from arest.compiler.machines import (
     compiled_machines,
+    initial_statuses,
     machine_cells,
     machine_warnings,
     status_facts,
@@ -176,7 +177,7 @@ def build(state: State | None, sources: Iterable[Source], compiled: Compiled) ->
         raise ReadingError(tuple(_unenforceable(c, compiled) for c in refused),
                            compiled.warnings)
     machines = compiled_machines(schema, populated)
-    return store_all(
+    return initial_statuses(machines, store_all(
         populated,
         [
             *resolve_cells(schema),
@@ -187,4 +188,4 @@ def build(state: State | None, sources: Iterable[Source], compiled: Compiled) ->
             (SOURCE_CELL, source_object),
             (WARNINGS_CELL, (*compiled.warnings, *machine_warnings(machines))),
         ],
-    )
+    ))

@@ -265,6 +265,10 @@ def schema_of(state: State) -> Schema:
 
 
 def _machines(state: State) -> dict[str, MachineInfo]:
+    """Each machine with its statuses: the declared ones and the endpoints of its
+    transitions.  A transition name defined in several machines names no machine in its
+    ``from``/``to`` facts, so its endpoints are read by the statuses a machine has
+    otherwise (the reader rejects the ones no one machine owns)."""
     for_noun = _pairs(state, "State_Machine_Definition_is_for_Noun")
     by_machine: dict[str, dict[str, list[str]]] = {}
     for key, fact_type in (
@@ -278,10 +282,17 @@ def _machines(state: State) -> dict[str, MachineInfo]:
     sources = _pairs(state, "Transition_is_from_Status")
     targets = _pairs(state, "Transition_is_to_Status")
     events = _pairs(state, "Transition_is_triggered_by_Event_Type")
+    defined_in: dict[str, int] = defaultdict(int)
+    for parts in by_machine.values():
+        for name in set(parts["transitions"]):
+            defined_in[name] += 1
     machines: dict[str, MachineInfo] = {}
     for machine in sorted(for_noun):
         parts = by_machine.get(machine, defaultdict(list))
-        statuses = sorted({*parts["initial"], *parts["defined"], *parts["terminal"]})
+        declared = {*parts["initial"], *parts["defined"], *parts["terminal"]}
+        statuses = sorted(declared.union(*(
+            (*sources.get(name, []), *targets.get(name, []))
+            for name in parts["transitions"] if defined_in[name] == 1)))
         transitions = tuple(
             TransitionInfo(
                 name,

@@ -9,6 +9,10 @@ in several of them, or in none (statuses derived from transition endpoints canno
 it either: that derivation starts from the machine the transition is in), leaves the fact
 about no one machine: a diagnostic on that fact, or, when the facts were all read earlier,
 on this reading's ``is defined in`` sentence that makes the name shared.
+
+A machine's statuses are the declared ones and its transitions' endpoints, so a misspelt
+target (``… is to Status 'InProgress'`` beside a declared ``In Progress``) is a status of
+its own, one no transition leaves: a warning on that sentence names the status meant.
 """
 
 from __future__ import annotations
@@ -120,3 +124,83 @@ def _message(name: str, machines: list[str], fact: InstanceFact, owners: list[st
         f" with `… is triggered by Event Type '{name}'`"
         + ("" if owners else ", or declare the status in the machine it belongs to")
     )
+
+
+def _normalized(status: str) -> str:
+    return "".join(c for c in status.casefold() if c.isalnum())
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance: the fewest insertions, deletions and substitutions a → b.
+
+    >>> _edits("cancelled", "canceled"), _edits("shipped", "shipped")
+    (1, 0)
+    """
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1]
+
+
+def _close(named: str, declared: str) -> bool:
+    """Whether two status names differ only in case, spacing and punctuation, or by one
+    edit in five letters (two in nine)."""
+    a, b = _normalized(named), _normalized(declared)
+    shorter = min(len(a), len(b))
+    allowed = 2 if shorter >= 9 else 1 if shorter >= 5 else 0
+    return a == b or _edits(a, b) <= allowed
+
+
+def mistyped_statuses(
+    facts: Sequence[InstanceFact], fresh: Collection[Source]
+) -> list[tuple[Source, str]]:
+    """Per ``… is to Status`` sentence of ``fresh``, a warning when its status is declared
+    in no machine, no transition leaves it, and it is close to a status its machine has.
+
+    >>> def fact(ft, *values, line=1):
+    ...     return InstanceFact(ft, values, Source("<t>", line, 1, ""))
+    >>> facts = [
+    ...     fact(TRANSITION_DEFINED, "start", "Task"),
+    ...     fact("Status_is_defined_in_State_Machine_Definition", "In Progress", "Task"),
+    ...     fact("Transition_is_to_Status", "start", "InProgress", line=3),
+    ... ]
+    >>> [(source.line, message[:47]) for source, message in mistyped_statuses(
+    ...     facts, {f.source for f in facts})]
+    [(3, "Status 'InProgress' is named only as the target")]
+    """
+    machines_of: dict[str, set[str]] = {}
+    declared: dict[str, set[str]] = {}
+    for fact in facts:
+        if fact.fact_type == TRANSITION_DEFINED:
+            machines_of.setdefault(fact.values[0], set()).add(fact.values[1])
+        elif fact.fact_type in STATUS_DECLARED:
+            declared.setdefault(fact.values[1], set()).add(fact.values[0])
+    left = {
+        (machine, fact.values[1])
+        for fact in facts if fact.fact_type == ENDPOINTS[0]
+        for machine in machines_of.get(fact.values[0], ())
+    }
+    known = {status for statuses in declared.values() for status in statuses}
+    out: list[tuple[Source, str]] = []
+    for fact in facts:
+        if fact.fact_type != ENDPOINTS[1] or fact.source not in fresh:
+            continue
+        name, status = fact.values
+        machines = machines_of.get(name, set())
+        if len(machines) != 1 or status in known:
+            continue
+        machine = next(iter(machines))
+        if (machine, status) in left:
+            continue
+        candidates = declared.get(machine, set()) | {s for m, s in left if m == machine}
+        meant = sorted(c for c in candidates if c != status and _close(status, c))
+        if meant:
+            out.append((fact.source, (
+                f"Status '{status}' is named only as the target of Transition '{name}', no"
+                f" transition leaves it, and State Machine Definition '{machine}' has"
+                f" {_listed(meant)}: did you mean Status '{meant[0]}'? (as written,"
+                f" '{status}' is a status of its own)")))
+    return out

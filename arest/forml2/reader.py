@@ -25,7 +25,7 @@ from arest.forml2.document import Paragraph, paragraphs
 from arest.forml2.facts import Fact, metamodel_facts
 from arest.forml2.interpret import interpret
 from arest.forml2.lexicon import STOPWORDS, Lexed, LexError, lex
-from arest.forml2.machines import indistinguishable_transitions
+from arest.forml2.machines import indistinguishable_transitions, mistyped_statuses
 from arest.forml2.parser import Shapes, keywords, parse_masked
 from arest.forml2.schema import Schema
 from arest.forml2.syntax import Statement
@@ -209,6 +209,8 @@ def _read(
     fresh = {source for _, source, _ in parsed}
     for source, message in indistinguishable_transitions(schema.machine_facts, fresh):
         builder.error(source, message)
+    for source, message in mistyped_statuses(schema.machine_facts, fresh):
+        builder.issues.append(Issue(source, 0, message, warning=True))
     # A noun declared on first use (permissive mode, or a reference component) is as much a
     # declaration as a sentence's: it gets its construct, where it was first used.
     for name in sorted(builder.auto_declared):

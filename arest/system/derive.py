@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from arest.algebra import State, evaluate
+from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import ASSERTED, Fact, Relation
 from arest.compiler.derivations import (
     EMPTY_PROGRAM,
@@ -27,7 +28,6 @@ from arest.compiler.derivations import (
     Rule,
     asserted_cell,
 )
-from arest.compiler.memo import IdentityMemo
 from arest.compiler.plans import Plan, literal_of
 
 _decoded = IdentityMemo(Program.from_object, limit=64)

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from arest.algebra import Object, State
+from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
 from arest.compiler.fields import Field, resolve_cell
 from arest.compiler.links import slug as slug
-from arest.compiler.memo import IdentityMemo
 from arest.compiler.population import entity_ids
 from arest.system.errors import Refusal, closest, invalid_input
 from arest.system.links import href as href

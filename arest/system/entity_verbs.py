@@ -112,7 +112,6 @@ def create_entity(
     if exists(change.state, noun, entity):
         raise Refusal("entity_exists", f"{noun} {entity!r} exists", noun=noun, id=entity)
     change.touch(noun, entity)
-    start(change, noun, entity)
     request = dict(request)
     _components(change, noun, entity, request)
     if link is not None:
@@ -202,7 +201,7 @@ def settle(before: State, change: Change) -> tuple[State, Delta, list[dict[str, 
                             change.delta.entities)
     if not derived.added and not derived.removed:
         return after, change.delta, []
-    delta = Delta(entities=change.delta.entities)
+    delta = Delta(entities=change.delta.entities, gone=change.delta.gone)
     for fact_type in {*change.delta.added, *change.delta.removed, *derived.added,
                       *derived.removed}:
         old, new = relation_of(before, fact_type, 0), relation_of(after, fact_type, 0)
@@ -221,9 +220,12 @@ def settle(before: State, change: Change) -> tuple[State, Delta, list[dict[str, 
 
 def _merged(first: Delta, then: Delta) -> Delta:
     """The delta of two commands in a row, as one."""
-    merged = Delta(entities={noun: set(ids) for noun, ids in first.entities.items()})
+    merged = Delta(entities={noun: set(ids) for noun, ids in first.entities.items()},
+                   gone={noun: set(ids) for noun, ids in first.gone.items()})
     for noun, ids in then.entities.items():
         merged.entities.setdefault(noun, set()).update(ids)
+    for noun, ids in then.gone.items():
+        merged.gone.setdefault(noun, set()).update(ids)
     for fact_type in {*first.added, *first.removed, *then.added, *then.removed}:
         a1, r1 = first.added.get(fact_type, set()), first.removed.get(fact_type, set())
         a2, r2 = then.added.get(fact_type, set()), then.removed.get(fact_type, set())
@@ -252,7 +254,9 @@ def command_result(
     """emit ∘ validate ∘ derive: the violations the delta woke; reject on an alethic one.
     ``fired``: the transitions the command fired, for their effects.  Facts entering P fire
     the transitions their fact type triggers, derived facts included, until the statuses are
-    stable (at most AUTOMATIC_ROUNDS rounds)."""
+    stable (at most AUTOMATIC_ROUNDS rounds).  Every entity the change brought into a
+    population of a noun with a machine starts in s₀ first."""
+    start(change)
     state, delta, derived = settle(before, change)
     fired = list(fired or [])
     latest = delta.added

@@ -10,18 +10,24 @@ from typing import Any
 
 from arest.algebra import State
 from arest.algebra.relations import Relation
-from arest.compiler.fields import status_fact_type
-from arest.compiler.population import Change, entity_ids
+from arest.compiler.fields import resolve_cell, status_fact_type
+from arest.compiler.population import Change, entity_ids, role_nouns
 from arest.system.derive import derived_mode, is_derived
 from arest.system.entities import fields, represent
 from arest.system.entity_verbs import Output, command_result, settle
 from arest.system.errors import Refusal, closest, invalid_input
 from arest.system.inputs import atom, bindings_fact, fact_type_of, role_names
+from arest.system.machines import start
 from arest.system.validate import alethic, violations
 
 
-def _writable(state: State, request: Any) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+def _writable(state: State, request: Any, path: str = "$"
+              ) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     """The fact a write names, refusing fact types only derivation or a machine maintains."""
+    if not isinstance(request, dict):
+        raise invalid_input(path, "an object with fact_type and bindings")
+    if not isinstance(request.get("fact_type"), str):
+        raise invalid_input(f"{path}.fact_type", "a fact type id")
     fact_type, roles = fact_type_of(state, request)
     if fact_type == status_fact_type(roles[0]):
         raise Refusal("derived_fact_type", f"{fact_type} is maintained by the state machine",
@@ -31,30 +37,50 @@ def _writable(state: State, request: Any) -> tuple[str, tuple[str, ...], tuple[s
                       fact_type=fact_type)
     if set(request) - {"fact_type", "bindings"}:
         extra = sorted(set(request) - {"fact_type", "bindings"})[0]
-        raise invalid_input(f"$.{extra}", "only fact_type and bindings")
-    return fact_type, roles, bindings_fact(roles, request.get("bindings"))
+        raise invalid_input(f"{path}.{extra}", "only fact_type and bindings")
+    return fact_type, roles, bindings_fact(roles, request.get("bindings"), f"{path}.bindings")
 
 
-def _fact_output(out: Output, fact_type: str, roles: tuple[str, ...], fact: tuple[str, ...]
-                 ) -> Output:
-    out["fact"] = {"fact_type": fact_type,
-                   "bindings": dict(zip(role_names(roles), fact, strict=True))}
-    return out
+def _described(fact_type: str, roles: tuple[str, ...], fact: tuple[str, ...]) -> Output:
+    return {"fact_type": fact_type, "bindings": dict(zip(role_names(roles), fact, strict=True))}
+
+
+def _writes(state: State, request: Any) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    """The facts a write names: one (``{fact_type, bindings}``) or several
+    (``{"facts": [{fact_type, bindings}, …]}``)."""
+    if not (isinstance(request, dict) and "facts" in request):
+        return [_writable(state, request)]
+    if set(request) != {"facts"}:
+        raise invalid_input(f"$.{sorted(set(request) - {'facts'})[0]}", "only facts")
+    items = request["facts"]
+    if not isinstance(items, list) or not items:
+        raise invalid_input("$.facts", "a non-empty list of objects with fact_type and bindings")
+    return [_writable(state, item, f"$.facts[{i}]") for i, item in enumerate(items)]
 
 
 def _write(state: State, request: Any, adding: bool) -> tuple[Output, State]:
-    fact_type, roles, fact = _writable(state, request)
+    """One command for every fact named: all enter (or leave) P, or none; the constraints
+    are checked on the combined result."""
+    writes = _writes(state, request)
     change = Change(state)
-    (change.add if adding else change.remove)(fact_type, fact)
+    for fact_type, _, fact in writes:
+        (change.add if adding else change.remove)(fact_type, fact)
     out, after = command_result(state, change)
-    return _fact_output(out, fact_type, roles, fact), after
+    described = [_described(*write) for write in writes]
+    if isinstance(request, dict) and "facts" in request:
+        out["facts"] = described
+    else:
+        out["fact"] = described[0]
+    return out, after
 
 
 def assert_fact(state: State, request: Any) -> tuple[Output, State]:
+    """``assert {fact_type, bindings}`` or ``assert {facts: [{fact_type, bindings}, …]}``."""
     return _write(state, request, adding=True)
 
 
 def retract_fact(state: State, request: Any) -> tuple[Output, State]:
+    """``retract``, in the shapes ``assert`` takes."""
     return _write(state, request, adding=False)
 
 
@@ -63,6 +89,7 @@ def verify(state: State, request: Any) -> Output:
     fact_type, _, fact = _writable(state, request)
     change = Change(state)
     change.add(fact_type, fact)
+    start(change)
     after, delta, _ = settle(state, change)
     found = violations(after, delta)
     return {"violations": found, "would_reject": bool(alethic(found))}
@@ -106,11 +133,22 @@ def query(state: State, fact_type: str, request: Any) -> Output:
     return {"rows": rows, "total": len(rows)}
 
 
+def _names_a_noun(state: State, name: Any) -> bool:
+    """Whether a ``fact_type`` names no fact type but a noun (``project {fact_type: "Order"}``
+    projects the Orders)."""
+    return isinstance(name, str) and not role_nouns(state, name) and type(
+        state.get(resolve_cell(name))) is tuple
+
+
 def project(state: State, request: Any) -> Output:
     """``project``: the distinct rows of the chosen roles (or fields) of a fact type (or a
-    noun's entities), after a restriction."""
+    noun's entities, named by ``noun`` or by a ``fact_type`` that is a noun's name), after a
+    restriction."""
     if not isinstance(request, dict) or ("fact_type" in request) == ("noun" in request):
         raise invalid_input("$", "an object with fact_type or noun, and filter?, roles?")
+    if _names_a_noun(state, request.get("fact_type")):
+        request = {("noun" if key == "fact_type" else key): value
+                   for key, value in request.items()}
     extra = sorted(set(request) - {"fact_type", "noun", "filter", "roles"})
     if extra:
         raise invalid_input(f"$.{extra[0]}", "only fact_type or noun, filter, roles")

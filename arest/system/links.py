@@ -31,38 +31,31 @@ from typing import Any
 from urllib.parse import quote
 
 from arest.algebra import Object, State
+from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
 from arest.compiler.links import PARENT, Link, links_cell
 from arest.compiler.links import plural as plural_of
-from arest.compiler.memo import IdentityMemo
 from arest.system.machines import machine_of, status_of
 
 
-class _Plurals:
-    """Each noun's plural under one ``Noun_has_Plural`` relation, remembered while D keeps
-    that relation (the same object): every representation asks for it."""
-
-    def __init__(self) -> None:
-        self._declared: object = None
-        self._known: dict[str, str] = {}
-
-    def __call__(self, declared: object, noun: str) -> str:
-        if declared is not self._declared:
-            self._declared, self._known = declared, {}
-        found = self._known.get(noun)
-        if found is None:
-            named = [value for _, value in declared.matching(0, noun)] if isinstance(
-                declared, Relation) else []
-            found = self._known[noun] = named[0] if named else plural_of(noun)
-        return found
+def _declared_plurals(declared: object) -> dict[str, str]:
+    """Noun → its declared plural, from ``Noun_has_Plural`` (the first for each noun)."""
+    if not isinstance(declared, Relation):
+        return {}
+    return {noun: next(value for _, value in declared.matching(0, noun))
+            for noun in declared.values(0)}
 
 
-_plurals = _Plurals()
+_plurals_by_relation = IdentityMemo(_declared_plurals, limit=64)
+"""The declared plurals of each ``Noun_has_Plural`` relation (by identity): every
+representation asks for one."""
 
 
 def plural(state: State, noun: str) -> str:
     """``Noun 'X' has Plural 'y'``, or the slug with ``s``."""
-    return _plurals(state.get("Noun_has_Plural"), noun)
+    declared = _plurals_by_relation(state.get("Noun_has_Plural"))
+    found = declared.get(noun)
+    return found if found is not None else plural_of(noun)
 
 
 def href(state: State, noun: str, entity: str) -> str:

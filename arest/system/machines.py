@@ -1,8 +1,9 @@
 """Machines at run time: an entity's status, its start, its legal events, the effects.
 
 The status of an entity of a noun with a machine is its one fact of ``<Noun> has Status``,
-written here only: s₀ when the entity is created, the transition function's value when an
-event fires (:mod:`arest.system.transitions`).
+written here only: s₀ when the entity joins its noun's population (created, or named by a
+fact), the transition function's value when an event fires (:mod:`arest.system.transitions`).
+Compiling gives s₀ to the entities readings name (:func:`arest.compiler.machines.initial_statuses`).
 """
 
 from __future__ import annotations
@@ -10,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from arest.algebra import State, evaluate
+from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
 from arest.compiler.fields import status_fact_type
 from arest.compiler.machines import MACHINES_CELL, Machine, Transition, machine_cell
-from arest.compiler.memo import IdentityMemo
-from arest.compiler.population import Change, role_nouns
+from arest.compiler.population import Change, exists, role_nouns
 
 _decoded = IdentityMemo(Machine.from_object)
 
@@ -31,11 +32,17 @@ def status_of(state: State, noun: str, entity: str) -> str | None:
     return next((status for _, status in relation.matching(0, entity)), None)
 
 
-def start(change: Change, noun: str, entity: str) -> None:
-    """A new entity of a noun with a machine enters s₀."""
-    machine = machine_of(change.state, noun)
-    if machine is not None and status_of(change.state, noun, entity) is None:
-        change.add(status_fact_type(noun), (entity, machine.initial))
+def start(change: Change) -> None:
+    """Every entity that joined the population of a noun with a machine in this change
+    (created, named by a fact, a child or a role's value) and has no status enters s₀."""
+    for noun, entities in sorted(change.delta.entities.items()):
+        machine = machine_of(change.state, noun)
+        if machine is None:
+            continue
+        for entity in sorted(entities):
+            if exists(change.state, noun, entity) and status_of(
+                    change.state, noun, entity) is None:
+                change.add(status_fact_type(noun), (entity, machine.initial))
 
 
 def fire(change: Change, machine: Machine, entity: str, event: str) -> Transition | None:

@@ -5,8 +5,10 @@
 document is its noun's name, its id and its field values (a flag, whose value is ``true``,
 by its name: ``is rush``); its tokens are its runs of letters and digits, case-folded
 (``ann@x.com`` → ``ann``, ``x``, ``com``).  An entity whose id is the query itself
-(case-insensitively) comes first; then score, best first; ties by noun, then id.  At most
-:data:`MAX_RESULTS`; an entity with score 0 is left out.
+(case-insensitively) comes first; then score, best first; then the entities no whole token
+matches but one of whose texts (noun, id, field values) holds the query as a substring,
+case-insensitively (``cme`` finds ``acme``); ties by noun, then id.  At most
+:data:`MAX_RESULTS`; an entity that neither scores nor holds the query is left out.
 
 ``fetch {"id": "Noun:entityId"}`` → ``{"id", "title", "text", "url", "metadata": {"noun",
 "entityId", "status"}}``: the entity as ``read:<Noun>`` shows it, as JSON text.  ``status`` is
@@ -118,12 +120,17 @@ def document(entity: Output) -> list[str]:
     ...           "_links": {"self": {"href": "/orders/o-1"}}})
     ['order', 'o', '1', 'acme', 'is', 'rush']
     """
+    return [token for part in _texts(entity) for token in tokens(part)]
+
+
+def _texts(entity: Output) -> list[str]:
+    """The texts of a document: noun, id, field values (a flag by its name)."""
     text = [entity["noun"], entity["id"]]
     for key, value in entity.items():
         if key in ("id", "noun", "_links"):
             continue
         text.extend([key] if value is True else _words(value))
-    return [token for part in text for token in tokens(part)]
+    return text
 
 
 def _subtypes(state: State, noun: str) -> list[str]:
@@ -160,25 +167,27 @@ def search(state: State, request: Any) -> Output:
     "url"}, …]}``, one pass over the searched entities (only the query's terms are counted)."""
     words = _query(request)
     wanted = request["query"].strip().casefold()
-    counted: list[tuple[str, str, int, Counter[str]]] = []
+    counted: list[tuple[str, str, int, Counter[str], bool]] = []
     frequency: Counter[str] = Counter()
     total = 0
     for noun, entity in _searched(state):
-        found = document(represent(state, noun, entity))
+        texts = _texts(represent(state, noun, entity))
+        found = [token for part in texts for token in tokens(part)]
         hits = Counter(token for token in found if token in words)
         frequency.update(hits.keys())
         total += len(found)
-        counted.append((noun, entity, len(found), hits))
+        within = any(wanted in part.casefold() for part in texts)
+        counted.append((noun, entity, len(found), hits, within))
     mean = total / len(counted) if counted and total else 1.0
     ranked = []
-    for noun, entity, length, hits in counted:
+    for noun, entity, length, hits, within in counted:
         score = sum(bm25(hits[w], frequency[w], len(counted), length, mean) for w in words)
-        if score > 0:
-            ranked.append((entity.casefold() != wanted, -score, noun, entity))
+        if score > 0 or within:
+            ranked.append((entity.casefold() != wanted, score == 0, -score, noun, entity))
     ranked.sort()
     return {"results": [
         {"id": f"{noun}:{entity}", "title": f"{noun} {entity}", "url": href(state, noun, entity)}
-        for _, _, noun, entity in ranked[:MAX_RESULTS]
+        for *_, noun, entity in ranked[:MAX_RESULTS]
     ]}
 
 

@@ -2,8 +2,9 @@
 
 A snapshot is the state D without its registry; the registry, the cell ``snapshots``, is an
 archive that taking a snapshot grows and a rollback leaves alone, so that rolling back keeps
-every snapshot.  A snapshot's id is its label; an auto label is ``snap-N``, skipping labels
-in use; taking a label again replaces that snapshot; rollback does not consume it.
+every snapshot.  A snapshot's id is its label; without one (or with ``""``) it is ``snap-N``,
+N the number of snapshots held (``snap-0`` first), skipping labels in use; taking a label
+again replaces that snapshot; rollback does not consume it.
 """
 
 from __future__ import annotations
@@ -31,13 +32,13 @@ def snapshot(state: State, request: Any, context: Context) -> tuple[Output, Stat
         raise invalid_input("$", 'an object with an optional "label"')
     registry = _registry(state)
     label = request.get("label")
-    if label is None:
-        n = len(registry) + 1
+    if label is None or label == "":
+        n = len(registry)
         while f"snap-{n}" in registry:
             n += 1
         label = f"snap-{n}"
     elif not isinstance(label, str) or not label:
-        raise invalid_input("$.label", "a non-empty string")
+        raise invalid_input("$.label", "a string (empty or absent: an auto label)")
     captured = state.delete(REGISTRY) if REGISTRY in state else state
     return {"id": label}, state.set(REGISTRY, registry.with_state(label, context.now, captured))
 

@@ -4,8 +4,10 @@
 function's value, then derive and validate as for any command.  An event the machine does
 not know is ``unknown_event``; one it knows but not from the current status is rejected with
 a violation of kind ``transition`` naming the status and the legal events (D′ = D).
-``delete`` fires ``delete`` for a noun with a machine (``no_delete_transition`` when that is
-not legal), and otherwise retracts the entity's facts and takes it out of its populations.
+``delete`` fires ``delete`` for a noun whose machine declares that event
+(``no_delete_transition`` when it is not legal from the status); otherwise it retracts every
+fact the entity plays a role in and takes it out of its populations, rejected only when that
+breaks a constraint on something else.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 from arest.algebra import State
 from arest.algebra.relations import Relation
-from arest.compiler.population import Change, exists
+from arest.compiler.population import POPULATION, Change, exists
 from arest.system import evolution
 from arest.system.context import Context
 from arest.system.entities import fields, href
@@ -96,7 +98,7 @@ def delete(state: State, noun: str, request: Any, context: Context = NO_CONTEXT
            ) -> tuple[Output, State]:
     entity = _entity(state, noun, request, {"id"})
     machine = machine_of(state, noun)
-    if machine is not None:
+    if machine is not None and DELETE in machine.events:
         status = status_of(state, noun, entity)
         legal = sorted({t.event for t in machine.legal(status or "")})
         if DELETE not in legal:
@@ -106,14 +108,26 @@ def delete(state: State, noun: str, request: Any, context: Context = NO_CONTEXT
         return _fire(state, noun, entity, DELETE, context)
     change = Change(state)
     roles = state.get("Fact_Type_has_Noun_at_Position")
-    for member_of in change.member_of(noun):
+    nouns = _kinds_of(change, noun, entity)
+    for member_of in nouns:
         for fact_type, _, position in roles.matching(1, member_of) if isinstance(
                 roles, Relation) else ():
             relation = change.state.get(fact_type)
             if isinstance(relation, Relation):
                 for fact in sorted(relation.matching(int(position), entity)):
                     change.remove(fact_type, fact)
-    change.forget(noun, entity)
+    for member_of in nouns:
+        change.forget(member_of, entity)
     out, after = command_result(state, change)
     out["deleted"] = {"noun": noun, "id": entity} if not out["rejected"] else None
     return out, after
+
+
+def _kinds_of(change: Change, noun: str, entity: str) -> list[str]:
+    """The nouns whose populations the entity leaves: its noun, the supertypes, and every
+    subtype it is also an entity of."""
+    populations = sorted(name.removeprefix(POPULATION) for name in change.state
+                         if name.startswith(POPULATION))
+    return [*change.member_of(noun), *(
+        sub for sub in populations
+        if sub != noun and noun in change.member_of(sub) and exists(change.state, sub, entity))]

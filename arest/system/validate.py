@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from arest.algebra import BOTTOM, Object, State, evaluate
+from arest.algebra.memo import IdentityMemo
 from arest.algebra.objects import as_json
 from arest.algebra.relations import Fact, Relation
 from arest.compiler.checks import Trigger
@@ -22,8 +23,7 @@ from arest.compiler.constraints import (
     constraint_cell,
     trigger_cell,
 )
-from arest.compiler.memo import IdentityMemo
-from arest.compiler.population import Delta, entity_ids
+from arest.compiler.population import Delta, entity_ids, role_nouns
 
 _decoded = IdentityMemo(Compiled.from_object)
 
@@ -47,16 +47,27 @@ def _project(fact: Fact, roles: tuple[int, ...]) -> Object:
     return tuple(fact[role - 1] for role in roles) if roles else fact
 
 
-def _keys(triggers: tuple[Trigger, ...], delta: Delta) -> list[Object]:
+def _keys(state: State, triggers: tuple[Trigger, ...], delta: Delta) -> list[Object]:
     keys: list[Object] = []
     for event, target, roles in triggers:
         if event == ENTITIES:
-            keys.extend((entity,) for entity in delta.entities.get(target, ()))
+            found: list[Object] = [(entity,) for entity in delta.entities.get(target, ())]
+            nouns: tuple[str, ...] = (target,)
         else:
             facts = (delta.added if event == ADDED else delta.removed).get(target)
-            if facts:
-                keys.extend(_project(fact, roles) for fact in facts)
+            found = [_project(fact, roles) for fact in facts] if facts else []
+            every = role_nouns(state, target)
+            nouns = tuple(every[role - 1] for role in roles) if roles else every
+        keys.extend(_living(found, nouns, delta.gone) if delta.gone else found)
     return sorted(set(keys)) if len(keys) > 1 else keys  # type: ignore[type-var]
+
+
+def _living(keys: list[Object], nouns: tuple[str, ...], gone: dict[str, set[str]]
+            ) -> list[Object]:
+    """The keys that name no entity deleted from its role's noun: a constraint speaks of the
+    entities in P, so the facts a deleted entity took with it break nothing about it."""
+    return [key for key in keys if not any(
+        value in gone.get(noun, ()) for value, noun in zip(key, nouns, strict=False))]  # type: ignore[arg-type]
 
 
 def _run(
@@ -87,7 +98,7 @@ def violations(state: State, delta: Delta) -> list[dict[str, Any]]:
     for constraint in _woken(state, cells):
         seen: set[str] = set()
         for triggers, check in constraint.parts():
-            for violation in _run(state, constraint, check, _keys(triggers, delta)):
+            for violation in _run(state, constraint, check, _keys(state, triggers, delta)):
                 key = repr(violation["detail"]["key"])
                 if key not in seen:
                     seen.add(key)

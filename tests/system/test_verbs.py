@@ -137,22 +137,24 @@ def test_query_and_project(shop: Any) -> None:
 
 
 def test_snapshots_and_rollback(shop: Any) -> None:
-    out, D1 = arest.apply(shop, "snapshot", {}, {"now": "2025-01-01T00:00:00Z"})
-    assert out == {"id": "snap-1"}
+    out, D1 = arest.apply(shop, "snapshot", {"label": ""}, {"now": "2025-01-01T00:00:00Z"})
+    assert out == {"id": "snap-0"}
     _, D2 = run(D1, "update:Customer", {"id": "ann@x.com", "Name": "Annie"})
     out, D3 = arest.apply(D2, "snapshot", {"label": "after"}, {"now": "2025-02-01T00:00:00Z"})
-    out, D4 = run(D3, "rollback", {"id": "snap-1"})
-    assert out == {"id": "snap-1", "rolled_back": True}
+    out, D4 = run(D3, "rollback", {"id": "snap-0"})
+    assert out == {"id": "snap-0", "rolled_back": True}
     assert run(D4, "read:Customer", "ann@x.com")[0]["Name"] == "Ann"
     listed = run(D4, "snapshots")[0]["snapshots"]
-    assert [s["id"] for s in listed] == ["snap-1", "after"]  # rollback keeps every snapshot
+    assert [s["id"] for s in listed] == ["snap-0", "after"]  # rollback keeps every snapshot
     assert listed[0]["taken_at"] == "2025-01-01T00:00:00Z"
     out, D5 = run(D4, "rollback", {"id": "after"})
     assert run(D5, "read:Customer", "ann@x.com")[0]["Name"] == "Annie"
     out, _ = run(D4, "rollback", {"id": "nope"})
     assert out["error"]["code"] == "unknown_snapshot"
     out, _ = run(D4, "snapshot", {})
-    assert out == {"id": "snap-3"}  # auto labels skip labels in use
+    assert out == {"id": "snap-2"}  # auto labels skip labels in use
+    out, _ = run(D4, "snapshot", {"label": 7})
+    assert out["error"]["path"] == "$.label"
 
 
 def test_compile_is_validated_self_modification(shop: Any) -> None:

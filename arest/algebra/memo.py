@@ -1,0 +1,57 @@
+"""Memos of pure decodings, keyed by the identity of immutable cells: the one module-level
+state the package keeps.
+
+A cell holds an FFP object (a noun's fields, a compiled constraint, a function's code); the
+layers above read it as Python values on every command.  The objects are immutable and D
+keeps the same object in an unchanged cell from state to state, so decoding once per object
+is enough.  The memo holds the objects themselves, so an identity is never reused while
+cached: like ``re``'s pattern cache it can make a command faster, never different.
+
+Safe under the tenant's threads without a lock: every step is one dict operation (atomic),
+an entry is written whole and never changed, a reader checks that the entry holds its own
+objects before using it, and eviction tolerates another thread evicting at the same time.
+Two threads missing at once both decode and the later write wins: the values are equal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import suppress
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class IdentityMemo(Generic[T]):
+    """decode(*objs), computed once per tuple of objects (by identity), at most ``limit``
+    kept (the oldest entry goes first).
+
+    >>> calls = []
+    >>> memo = IdentityMemo(lambda obj: calls.append(obj) or len(obj))
+    >>> cell = ("a", "b")
+    >>> memo(cell), memo(cell), len(calls)
+    (2, 2, 1)
+    >>> pair = IdentityMemo(lambda a, b: a + b, limit=1)
+    >>> pair(cell, ("c",)), pair(("d",), cell)
+    (('a', 'b', 'c'), ('d', 'a', 'b'))
+    """
+
+    def __init__(self, decode: Callable[..., T], limit: int = 4096) -> None:
+        self._decode = decode
+        self._limit = limit
+        self._entries: dict[tuple[int, ...], tuple[tuple[Any, ...], T]] = {}
+
+    def __call__(self, *objs: Any) -> T:
+        key = tuple(map(id, objs))
+        entry = self._entries.get(key)
+        if entry is not None and all(a is b for a, b in zip(entry[0], objs, strict=True)):
+            return entry[1]
+        value = self._decode(*objs)
+        if len(self._entries) >= self._limit:
+            with suppress(StopIteration, RuntimeError):  # another thread evicted meanwhile
+                self._entries.pop(next(iter(self._entries)), None)
+        self._entries[key] = (objs, value)
+        return value
+
+    def __len__(self) -> int:
+        return len(self._entries)
