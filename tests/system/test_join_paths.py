@@ -173,3 +173,32 @@ def test_an_equality_that_refers_back_to_two_nouns_compares_their_combinations()
     assert out["violations"][0]["detail"]["key"] == ["ann", "paris"]
     out, same = asserted(D, "Person_lives_in_City", "ann", "rome")
     assert out["rejected"] and same is D
+
+
+ALETHIC_DOMAINS = {
+    GARAGES.format(modality=ALETHIC): DOMAINS[GARAGES],
+    FAMILY.format(modality=ALETHIC): DOMAINS[FAMILY],
+    PARKING.format(modality=ALETHIC): DOMAINS[PARKING],
+    BIRTHPLACES: ["Person_lives_in_City", "Person_was_born_in_City"],
+}
+
+
+@pytest.mark.parametrize("domain", list(ALETHIC_DOMAINS))
+@settings(max_examples=30)
+@given(data=st.data())
+def test_no_accepted_command_leaves_a_violation_and_a_rejected_one_changes_nothing(
+        domain: str, data: st.DataObject) -> None:
+    D = arest.compile(domain)
+    schema = schema_of(D)
+    fact_types = ALETHIC_DOMAINS[domain]
+    arity = {f: len(schema.fact_types[f].roles) for f in fact_types}
+    for _ in range(data.draw(st.integers(1, 6))):
+        verb = data.draw(st.sampled_from(["assert", "assert", "retract"]))
+        facts = data.draw(commands(fact_types, arity).filter(bool))
+        out, after = arest.apply(D, verb, {"facts": [
+            {"fact_type": f, "bindings": list(values)} for _, f, values in facts]})
+        if "error" in out or out["rejected"]:
+            assert after is D
+            continue
+        assert [v for v in all_violations(after) if v["modality"] == "alethic"] == []
+        D = after
