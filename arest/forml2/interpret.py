@@ -91,7 +91,7 @@ def interpret(builder: Builder, source: Source, st: Statement) -> None:
         conditional(it, st)
     elif form == "derivation":
         Rules(it).rule(
-            st.marker, st.parts["keyword"], st.parts["consequent"], st.parts["conditions"]
+            st.marker, st.parts["keyword"], st.parts["consequent"], st.parts["disjuncts"]
         )
 
 
@@ -109,7 +109,7 @@ def conditional(
     rule = modality == "alethic" and (st.marker or _derived(it, consequent[-1]))
     if rule and not distinct:
         mode = st.marker or _derived(it, consequent[-1])
-        Rules(it).rule(mode, "if-then", consequent[0], antecedent)
+        Rules(it).rule(mode, "if-then", consequent[0], (antecedent,))
         return
     clauses = antecedent + consequent
     resolved = [it.resolve(c) for c in clauses]

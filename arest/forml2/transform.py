@@ -248,6 +248,9 @@ class ToSyntax(Transformer[Token, Statement]):
     def and_word(self, items: list[Token]) -> str:
         return "and"
 
+    def or_word(self, items: list[Token]) -> str:
+        return "or"
+
     def aggregate_word(self, items: list[Token]) -> str:
         return str(items[0])
 
@@ -402,12 +405,15 @@ class ToSyntax(Transformer[Token, Statement]):
             where = items[3][1]
         return Aggregate(items[0], items[1], items[2], where)
 
-    def rconds(self, items: list[Condition]) -> tuple[Condition, ...]:
+    def rconj(self, items: list[Condition]) -> tuple[Condition, ...]:
+        return tuple(items)
+
+    def rconds(self, items: list[tuple[Condition, ...]]) -> tuple[tuple[Condition, ...], ...]:
         return tuple(items)
 
     def derivation(self, items: list[Any]) -> Statement:
         return self._statement(
-            "derivation", consequent=items[0], keyword=items[1], conditions=items[2]
+            "derivation", consequent=items[0], keyword=items[1], disjuncts=items[2]
         )
 
 

@@ -416,3 +416,46 @@ def test_a_count_follows_the_fact_its_where_clause_negates() -> None:
     _, D = arest.apply(D, "transition:Issue", {"id": "i-2", "event": "close"})
     assert rows(D, "Assignee_has_open_Issue_Count") == []
     assert rows(derive_all(D), "Assignee_has_open_Issue_Count") == []
+
+
+# -- disjunction -----------------------------------------------------------------------------
+MOOD = """\
+Person(.Name) is an entity type.
+Person is happy.
+Person is rich.
+Person is healthy.
+Person is rested.
+* Person is happy iff Person is rich or Person is healthy and Person is rested.
+"""
+
+
+def test_a_disjunctive_rule_derives_while_any_disjunct_holds() -> None:
+    D = arest.compile(MOOD)
+    out, D = asserting(D, "Person_is_rich", "ann")
+    assert out["derived"] == [{"fact_type": "Person_is_happy", "bindings": {"Person": "ann"}}]
+    # `and` binds tighter than `or`: healthy alone derives nothing.
+    out, D = asserting(D, "Person_is_healthy", "bob")
+    assert out["derived"] == [] and rows(D, "Person_is_happy") == [("ann",)]
+    D = asserting(D, "Person_is_healthy", "ann")[1]
+    D = asserting(D, "Person_is_rested", "ann")[1]
+    # Both disjuncts hold for ann: withdrawing one leaves the fact derived by the other.
+    out, D = arest.apply(D, "retract", {"fact_type": "Person_is_rich", "bindings": ["ann"]})
+    assert rows(D, "Person_is_happy") == [("ann",)]
+    assert rows(derive_all(D), "Person_is_happy") == [("ann",)]
+    node = arest.apply(D, "explain", {"fact_type": "Person_is_happy", "bindings": ["ann"]})[0]
+    assert node["rule"]["reading"] == MOOD.splitlines()[-1]
+    assert [a["reading"] for a in node["antecedents"]] == [
+        "Person 'ann' is healthy.", "Person 'ann' is rested."]
+    out, D = arest.apply(D, "retract", {"fact_type": "Person_is_rested", "bindings": ["ann"]})
+    assert rows(D, "Person_is_happy") == [] == rows(derive_all(D), "Person_is_happy")
+
+
+def test_a_disjunctive_rule_compiled_at_run_time_derives_over_the_population() -> None:
+    D = arest.compile(MOOD.splitlines()[0] + "\nPerson is rich.\nPerson is healthy.\n"
+                      "Person 'ann' is rich.\nPerson 'bob' is healthy.\nPerson 'cy' is rich.\n")
+    out, D1 = arest.apply(D, "compile", {"readings": "Person is happy.\n"
+                                         "* Person is happy iff Person is rich or Person is"
+                                         " healthy.\n"})
+    assert not out["rejected"], out
+    assert sorted(rows(D1, "Person_is_happy")) == [("ann",), ("bob",), ("cy",)]
+    assert rows(derive_all(D1), "Person_is_happy") == rows(D1, "Person_is_happy")
