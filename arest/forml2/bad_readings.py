@@ -18,10 +18,10 @@ BAD: dict[str, tuple[str, ...]] = {
         "Order has at most one.",
         "Each Order has at most one.",
     ),
-    "a comparison compares a noun with a number or a quoted value; temporal conditions"
-    " (before, after) are not FORML 2 constraints": (
-        "It is obligatory that each Article has Content Body before Content Status is 'x'.",
+    "a comparison compares a noun with a number or a quoted value; a temporal condition"
+    " (`before`) reads only in an obligation": (
         "Each Order has Amount before Status is 'x'.",
+        "Each Article has Content Body after Content Status is 'x'.",
     ),
     "a value list is quoted values separated by commas": (
         "The possible values of Size are S, M.",
@@ -34,11 +34,11 @@ ACCEPTED: dict[str, tuple[str, ...]] = {
     "a fact type reading ends with a noun or predicate words, not a quantifier": (
         "Each Order has at most one Coupon.",
     ),
-    "a comparison compares a noun with a number or a quoted value; temporal conditions"
-    " (before, after) are not FORML 2 constraints": (
+    "a comparison compares a noun with a number or a quoted value; a temporal condition"
+    " (`before`) reads only in an obligation": (
         "It is forbidden that a Review has Rating less than 1.",
-        "It is obligatory that if some Article has Content Status 'published' then that"
-        " Article has some Content Body.",
+        "It is obligatory that each Article has Content Body before Content Status is"
+        " 'published'.",
     ),
     "a value list is quoted values separated by commas": (
         "The possible values of Size are 'S', 'M'.",

@@ -382,6 +382,9 @@ class ToSyntax(Transformer_NonRecursive[Token, Statement]):
         body = items[1]
         return self._statement("deontic", op=items[0], body=body)
 
+    def temporal(self, items: list[Any]) -> Statement:
+        return self._statement("temporal", clause=items[0], noun=items[1], value=items[2][1:])
+
     def possibility(self, items: list[Any]) -> Statement:
         return self._statement("possibility", clause=items[0])
 
