@@ -323,7 +323,9 @@ class Rules:
         head = self.consequent(consequent, mode or "*")
         if head is None:
             return
-        shared, self.extra = self.extra, []
+        # The consequent's possessives bind in every disjunct.
+        shared: list[Condition] = list(self.extra)
+        self.extra = []
         bodies = [self.body(head, conditions) + shared for conditions in disjuncts]
         if self.errors() > errors:
             # Without the condition it could not read, the rule would derive too much.
