@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import arest
 from arest.system.derive import derive_all
@@ -459,3 +461,26 @@ def test_a_disjunctive_rule_compiled_at_run_time_derives_over_the_population() -
     assert not out["rejected"], out
     assert sorted(rows(D1, "Person_is_happy")) == [("ann",), ("bob",), ("cy",)]
     assert rows(derive_all(D1), "Person_is_happy") == rows(D1, "Person_is_happy")
+
+
+MOOD_FACTS = st.tuples(st.sampled_from(["assert", "retract"]),
+                       st.sampled_from(["Person_is_rich", "Person_is_healthy",
+                                        "Person_is_rested"]),
+                       st.sampled_from("abc"))
+MOOD_STATE = arest.compile(MOOD)
+
+
+@settings(max_examples=60)
+@given(st.lists(MOOD_FACTS, min_size=1, max_size=12))
+def test_a_disjunctive_rule_maintained_by_deltas_equals_it_from_scratch(
+        commands: list[tuple[str, str, str]]) -> None:
+    D = MOOD_STATE
+    held: dict[str, set[str]] = {"Person_is_rich": set(), "Person_is_healthy": set(),
+                                 "Person_is_rested": set()}
+    for verb, fact_type, person in commands:
+        out, D = arest.apply(D, verb, {"fact_type": fact_type, "bindings": [person]})
+        assert "error" not in out, out
+        (held[fact_type].add if verb == "assert" else held[fact_type].discard)(person)
+        happy = held["Person_is_rich"] | (held["Person_is_healthy"] & held["Person_is_rested"])
+        assert set(rows(D, "Person_is_happy")) == {(p,) for p in happy}
+    assert set(rows(derive_all(D), "Person_is_happy")) == set(rows(D, "Person_is_happy"))
