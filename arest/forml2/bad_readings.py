@@ -28,6 +28,11 @@ BAD: dict[str, tuple[str, ...]] = {
         "The possible values of Size are.",
     ),
     "`If … then …` needs a clause on both sides": ("If Order has Amount then.",),
+    "`If … then …` joins its conditions with `and`; alternatives (`or`) are read in a rule"
+    " with `iff`, `if` or `when`": (
+        "If Order is big or Order is late then Order is flagged.",
+        "* If Order is big or Order is late then Order is flagged.",
+    ),
 }
 
 ACCEPTED: dict[str, tuple[str, ...]] = {
@@ -45,6 +50,10 @@ ACCEPTED: dict[str, tuple[str, ...]] = {
     ),
     "`If … then …` needs a clause on both sides": (
         "If some Order has some Coupon then that Order has some Amount.",
+    ),
+    "`If … then …` joins its conditions with `and`; alternatives (`or`) are read in a rule"
+    " with `iff`, `if` or `when`": (
+        "* Order is flagged iff Order is big or Order is late.",
     ),
 }
 

@@ -70,3 +70,10 @@ def test_a_disjunct_that_cannot_derive_alone_is_a_diagnostic_at_the_sentence(
 def test_compile_refuses_an_unbound_disjunct_with_a_reading_error() -> None:
     with pytest.raises(ReadingError, match="alternative 2 of the `or`"):
         arest.compile(SCHEMA + "* Person is happy iff Person is rich or Order is big.\n")
+
+
+def test_or_in_the_premises_of_if_then_proposes_the_iff_form() -> None:
+    reading = read("* If Person is rich or Person is healthy then Person is happy.\n",
+                   known=clean(SCHEMA))
+    (diagnostic,) = reading.diagnostics
+    assert "alternatives (`or`) are read in a rule with `iff`" in diagnostic.message
