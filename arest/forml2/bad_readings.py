@@ -18,33 +18,42 @@ BAD: dict[str, tuple[str, ...]] = {
         "Order has at most one.",
         "Each Order has at most one.",
     ),
-    "a comparison compares a noun with a number or a quoted value; temporal conditions"
-    " (before, after) are not FORML 2 constraints": (
-        "It is obligatory that each Article has Content Body before Content Status is 'x'.",
+    "a comparison compares a noun with a number or a quoted value; a temporal condition"
+    " (`before`) reads only in an obligation": (
         "Each Order has Amount before Status is 'x'.",
+        "Each Article has Content Body after Content Status is 'x'.",
     ),
     "a value list is quoted values separated by commas": (
         "The possible values of Size are S, M.",
         "The possible values of Size are.",
     ),
     "`If … then …` needs a clause on both sides": ("If Order has Amount then.",),
+    "`If … then …` joins its conditions with `and`; alternatives (`or`) are read in a rule"
+    " with `iff`, `if` or `when`": (
+        "If Order is big or Order is late then Order is flagged.",
+        "* If Order is big or Order is late then Order is flagged.",
+    ),
 }
 
 ACCEPTED: dict[str, tuple[str, ...]] = {
     "a fact type reading ends with a noun or predicate words, not a quantifier": (
         "Each Order has at most one Coupon.",
     ),
-    "a comparison compares a noun with a number or a quoted value; temporal conditions"
-    " (before, after) are not FORML 2 constraints": (
+    "a comparison compares a noun with a number or a quoted value; a temporal condition"
+    " (`before`) reads only in an obligation": (
         "It is forbidden that a Review has Rating less than 1.",
-        "It is obligatory that if some Article has Content Status 'published' then that"
-        " Article has some Content Body.",
+        "It is obligatory that each Article has Content Body before Content Status is"
+        " 'published'.",
     ),
     "a value list is quoted values separated by commas": (
         "The possible values of Size are 'S', 'M'.",
     ),
     "`If … then …` needs a clause on both sides": (
         "If some Order has some Coupon then that Order has some Amount.",
+    ),
+    "`If … then …` joins its conditions with `and`; alternatives (`or`) are read in a rule"
+    " with `iff`, `if` or `when`": (
+        "* Order is flagged iff Order is big or Order is late.",
     ),
 }
 

@@ -36,13 +36,17 @@ def constraint_id(reading: str, index: int = 1) -> str:
     return digest if index == 1 else f"{digest}-{index}"
 
 
-def rule_id(reading: str) -> str:
-    """``r-`` and the first 12 hex digits of sha256(reading).
+def rule_id(reading: str, disjunct: int = 0) -> str:
+    """``r-`` and the first 12 hex digits of sha256(reading); the ``disjunct``-th rule
+    (from 1) of a reading whose body is a disjunction hashes the reading and its number.
 
     >>> rule_id("* A has B iff A has C.")[:2]
     'r-'
+    >>> len({rule_id("* A is b iff A is c or A is d.", k) for k in (0, 1, 2)})
+    3
     """
-    return "r-" + hashlib.sha256(reading.encode("utf-8")).hexdigest()[:12]
+    text = reading if not disjunct else f"{reading}\n{disjunct}"
+    return "r-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
 @dataclass(frozen=True)

@@ -3,13 +3,15 @@ its form calls for (constraint, possibility, rule, instance fact, identification
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from arest.forml2.build import Builder
 from arest.forml2.constraints import RING, Interpreter
 from arest.forml2.constructs import Constraint, Source, Span, constraint_id
 from arest.forml2.external import disjunctive_mandatory, external
 from arest.forml2.rules import Rules
 from arest.forml2.schema import Resolution
-from arest.forml2.syntax import Clause, Distinct, Statement
+from arest.forml2.syntax import Clause, Distinct, Phrase, Statement
 
 
 def interpret(builder: Builder, source: Source, st: Statement) -> None:
@@ -69,7 +71,9 @@ def interpret(builder: Builder, source: Source, st: Statement) -> None:
         it.possibility(st.parts["clause"])
     elif form == "deontic":
         body = st.parts["body"]
-        if isinstance(body, Statement):
+        if isinstance(body, Statement) and body.form == "temporal":
+            obligation_before(it, body, st.parts["op"])
+        elif isinstance(body, Statement):
             conditional(it, body, "deontic", st.parts["op"])
         elif any(p.relative is not None for p in body.phrases):
             it.relative(body, st.parts["op"])
@@ -91,7 +95,7 @@ def interpret(builder: Builder, source: Source, st: Statement) -> None:
         conditional(it, st)
     elif form == "derivation":
         Rules(it).rule(
-            st.marker, st.parts["keyword"], st.parts["consequent"], st.parts["conditions"]
+            st.marker, st.parts["keyword"], st.parts["consequent"], st.parts["disjuncts"]
         )
 
 
@@ -109,7 +113,7 @@ def conditional(
     rule = modality == "alethic" and (st.marker or _derived(it, consequent[-1]))
     if rule and not distinct:
         mode = st.marker or _derived(it, consequent[-1])
-        Rules(it).rule(mode, "if-then", consequent[0], antecedent)
+        Rules(it).rule(mode, "if-then", consequent[0], (antecedent,))
         return
     clauses = antecedent + consequent
     resolved = [it.resolve(c) for c in clauses]
@@ -132,6 +136,40 @@ def conditional(
         it.conditional_ring(st, results, distinct, modality, operator)
         return
     it.subset(antecedent, consequent, results, modality, operator)
+
+
+def obligation_before(it: Interpreter, st: Statement, operator: str) -> None:
+    """``It is obligatory that each Article has Content Body before Content Status is
+    'published'``: once an Article has that value it should have some Content Body, which
+    is the deontic subset ``It is obligatory that if some Article has Content Status
+    'published' then that Article has some Content Body``.  The value is the one fact type
+    between the subject and the noun (a state machine's ``Status`` among them), so the
+    obligation is checked when a command, or a transition, gives the subject that value."""
+    clause: Clause = st.parts["clause"]
+    subject, *others = clause.phrases
+    accepted = ("`It is obligatory that each Article has Content Body before Content Status"
+                " is 'published'.`")
+    if operator != "obligatory":
+        it.b.error(it.source, f"`before` says from when something is obligatory: {accepted}")
+        return
+    if subject.det != "each" or subject.literal is not None or any(
+        p.det not in ("", "some") or p.literal is not None for p in others
+    ):
+        it.b.error(
+            it.source,
+            f"an obligation with `before` is about each object of its subject: {accepted}",
+            subject.noun.offset,
+        )
+        return
+    value = Phrase(st.parts["noun"], literal=st.parts["value"])
+    antecedent = Clause((replace(subject, det="some"), value), ("", "has", ""))
+    consequent = Clause(
+        (replace(subject, det="that"), *(replace(p, det="some") for p in others)),
+        clause.words,
+        clause.comparison,
+    )
+    parts = {"antecedent": (antecedent,), "consequent": (consequent,), "impossible": False}
+    conditional(it, Statement("conditional", parts), "deontic", operator)
 
 
 def _derived(it: Interpreter, clause: Clause) -> str:

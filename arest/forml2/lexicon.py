@@ -51,8 +51,23 @@ STOPWORDS = frozenset(
 (unless a declared noun begins with them, which a quoted declaration allows)."""
 
 
+PLACEHOLDERS = frozenset("«»‹›ω")
+"""The characters masked text writes its placeholders with (``«k»``, ``‹k›``, ``ω``): in a
+sentence they are read only inside a literal.
+
+>>> lex("Customer 'a«b' is active.", {"Customer"}).literals[0].value
+'a«b'
+>>> try:
+...     lex("Customer « is active.", {"Customer"})
+... except LexError as error:
+...     print(error.offset, str(error)[:38])
+9 `«` outside a literal is reserved (the
+"""
+
+
 class LexError(ValueError):
-    """Raised by :func:`lex` for an unterminated literal; ``offset`` locates it."""
+    """Raised by :func:`lex` for an unterminated literal or a placeholder character outside
+    a literal; ``offset`` locates it."""
 
     def __init__(self, offset: int, message: str) -> None:
         super().__init__(message)
@@ -195,6 +210,12 @@ def lex(text: str, declared: Iterable[str], keywords: frozenset[str] = frozenset
     index = 0
     while index < len(text):
         char = text[index]
+        if char in PLACEHOLDERS:
+            raise LexError(
+                index,
+                f"`{char}` outside a literal is reserved (the reader's placeholders are"
+                f" written with it): remove it, or quote it in a literal ('{char}')",
+            )
         boundary = index == 0 or not _is_word_char(text[index - 1])
         if (
             char == "'"

@@ -29,7 +29,7 @@ from arest.forml2.machines import indistinguishable_transitions, mistyped_status
 from arest.forml2.parser import Shapes, keywords, parse_masked
 from arest.forml2.schema import Schema
 from arest.forml2.syntax import Statement
-from arest.forml2.transform import to_syntax
+from arest.forml2.transform import SyntaxProblem, to_syntax
 
 
 @dataclass(frozen=True)
@@ -147,7 +147,7 @@ def _implied_by_references(
             try:
                 lexed = lex(sentence, set(builder.schema.nouns), keywords())
                 statement = to_syntax(parse_masked(lexed.masked, shapes), lexed)
-            except (LexError, UnexpectedInput):
+            except (LexError, UnexpectedInput, SyntaxProblem):
                 builder.error(source, f"the reference scheme implies `{sentence}`, which does"
                               " not read; rename its components")
                 continue
@@ -187,7 +187,7 @@ def _read(
         source = Source(path, paragraph.line, paragraph.column, paragraph.text)
         try:
             lexed = lex(paragraph.text, names, keywords())
-            tree = parse_masked(lexed.masked, shapes)
+            statement = to_syntax(parse_masked(lexed.masked, shapes), lexed)
         except LexError as error:
             diagnostics.append(_diagnostic(paragraph, path, error.offset, str(error)))
             continue
@@ -196,7 +196,11 @@ def _read(
             offset = lexed.source_offset(getattr(error, "column", 1) or 1)
             diagnostics.append(_diagnostic(paragraph, path, offset, message, expected))
             continue
-        parsed.append((paragraph, source, to_syntax(tree, lexed)))
+        except SyntaxProblem as error:
+            offset = lexed.source_offset(error.column)
+            diagnostics.append(_diagnostic(paragraph, path, offset, str(error)))
+            continue
+        parsed.append((paragraph, source, statement))
     for _, source, statement in parsed:
         builder.declarations(source, statement)
     for _, source, statement in parsed:

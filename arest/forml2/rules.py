@@ -304,13 +304,54 @@ class Rules:
         mode: str,
         keyword: str,
         consequent: Clause,
-        conditions: tuple[Clause | Computed | Aggregate, ...],
+        disjuncts: tuple[tuple[Clause | Computed | Aggregate, ...], ...],
     ) -> None:
-        self.used = {name for item in (consequent, *conditions) for name in _written(item)}
+        """One :class:`DerivationRule` per disjunct of the body, all deriving the
+        consequent's fact type: a fact holds when any disjunct derives it."""
+        self.used = {
+            name for item in (consequent, *(c for d in disjuncts for c in d))
+            for name in _written(item)
+        }
         errors = self.errors()
+        if len(disjuncts) > 1 and any(isinstance(c, Aggregate) for d in disjuncts for c in d):
+            self.b.error(
+                self.i.source,
+                "an aggregation cannot be one alternative of `or`: state each alternative"
+                " as a rule of its own (`* A has B iff …` once per alternative)",
+            )
+            return
         head = self.consequent(consequent, mode or "*")
         if head is None:
             return
+        # The consequent's possessives bind in every disjunct.
+        shared: list[Condition] = list(self.extra)
+        self.extra = []
+        bodies = [self.body(head, conditions) + shared for conditions in disjuncts]
+        if self.errors() > errors:
+            # Without the condition it could not read, the rule would derive too much.
+            return
+        if len(bodies) > 1 and not self.bound_in_each(head, bodies):
+            return
+        reading = self.i.source.text
+        declared = self.b.schema.fact_types.get(head.fact_type)
+        for number, body in enumerate(bodies, start=1 if len(bodies) > 1 else 0):
+            self.b.emit(
+                self.i.source,
+                DerivationRule(
+                    mode or (declared.mode if declared is not None else "") or "*",
+                    keyword,
+                    head,
+                    tuple(body),
+                    rule_id(reading, number),
+                    reading,
+                    self.i.source,
+                ),
+            )
+
+    def body(
+        self, head: Atom, conditions: tuple[Clause | Computed | Aggregate, ...]
+    ) -> list[Condition]:
+        """One conjunction's conditions, with the atoms its possessives imply."""
         # Top-level atoms first: an aggregation groups by the variables they bind.
         atoms = {
             index: self.condition(item, set())
@@ -324,23 +365,25 @@ class Rules:
         for index, item in enumerate(conditions):
             body.extend(atoms[index] if index in atoms else self.condition(item, outer))
         body.extend(self.extra)
-        if self.errors() > errors:
-            # Without the condition it could not read, the rule would derive too much.
-            return
-        reading = self.i.source.text
-        declared = self.b.schema.fact_types.get(head.fact_type)
-        self.b.emit(
-            self.i.source,
-            DerivationRule(
-                mode or (declared.mode if declared is not None else "") or "*",
-                keyword,
-                head,
-                tuple(body),
-                rule_id(reading),
-                reading,
-                self.i.source,
-            ),
-        )
+        self.extra = []
+        return body
+
+    def bound_in_each(self, head: Atom, bodies: list[list[Condition]]) -> bool:
+        """Whether every disjunct binds each of the consequent's variables (by a clause it
+        affirms, or a computation); a diagnostic naming the first that does not."""
+        for number, body in enumerate(bodies, start=1):
+            bound = {t for c in body if isinstance(c, Atom) and not c.negated for t in c.terms}
+            bound |= {c.variable for c in body if isinstance(c, Computation)}
+            missing = [t for t in head.terms if not t.startswith("'") and t not in bound]
+            if missing:
+                self.b.error(
+                    self.i.source,
+                    f"alternative {number} of the `or` does not name {missing[0]}, which the"
+                    " consequent names: each alternative must say which"
+                    f" {missing[0]} it derives the fact for",
+                )
+                return False
+        return True
 
     def errors(self) -> int:
         return sum(not issue.warning for issue in self.b.issues)

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from lark import Token, Transformer, Tree
+from lark import Token, Tree
+from lark.exceptions import VisitError
+from lark.visitors import Transformer_NonRecursive
 
 from arest.forml2.lexicon import Lexed
 from arest.forml2.syntax import (
@@ -44,7 +46,17 @@ def _text(tree: Tree[Any]) -> str:
     return " ".join(str(t) for t in tree.scan_values(lambda v: isinstance(v, Token)))
 
 
-class ToSyntax(Transformer[Token, Statement]):
+class SyntaxProblem(ValueError):
+    """Raised by :func:`to_syntax` when a sentence parses but what it says holds no value
+    (a frequency that is not a whole number); ``column`` is the 1-based column of the
+    masked sentence where it is, as lark counts."""
+
+    def __init__(self, column: int, message: str) -> None:
+        super().__init__(message)
+        self.column = column
+
+
+class ToSyntax(Transformer_NonRecursive[Token, Statement]):
     """Tree → :class:`Statement`, resolving placeholders through one sentence's tables."""
 
     def __init__(self, lexed: Lexed) -> None:
@@ -185,6 +197,12 @@ class ToSyntax(Transformer[Token, Statement]):
 
     def bound(self, items: list[Token]) -> Bound:
         words = [str(t) for t in items]
+        if words[-1] not in _NUMBERS and not words[-1].isdigit():
+            raise SyntaxProblem(
+                (items[-1].start_pos or 0) + 1,
+                f"a frequency counts objects: `{words[-1]}` is not a whole number"
+                f" (`{' '.join(words[:-1])} 2`)",
+            )
         count = _NUMBERS.get(words[-1]) or int(words[-1])
         head = " ".join(words[:-1])
         if head == "at most":
@@ -247,6 +265,9 @@ class ToSyntax(Transformer[Token, Statement]):
 
     def and_word(self, items: list[Token]) -> str:
         return "and"
+
+    def or_word(self, items: list[Token]) -> str:
+        return "or"
 
     def aggregate_word(self, items: list[Token]) -> str:
         return str(items[0])
@@ -361,6 +382,9 @@ class ToSyntax(Transformer[Token, Statement]):
         body = items[1]
         return self._statement("deontic", op=items[0], body=body)
 
+    def temporal(self, items: list[Any]) -> Statement:
+        return self._statement("temporal", clause=items[0], noun=items[1], value=items[2][1:])
+
     def possibility(self, items: list[Any]) -> Statement:
         return self._statement("possibility", clause=items[0])
 
@@ -402,12 +426,15 @@ class ToSyntax(Transformer[Token, Statement]):
             where = items[3][1]
         return Aggregate(items[0], items[1], items[2], where)
 
-    def rconds(self, items: list[Condition]) -> tuple[Condition, ...]:
+    def rconj(self, items: list[Condition]) -> tuple[Condition, ...]:
+        return tuple(items)
+
+    def rconds(self, items: list[tuple[Condition, ...]]) -> tuple[tuple[Condition, ...], ...]:
         return tuple(items)
 
     def derivation(self, items: list[Any]) -> Statement:
         return self._statement(
-            "derivation", consequent=items[0], keyword=items[1], conditions=items[2]
+            "derivation", consequent=items[0], keyword=items[1], disjuncts=items[2]
         )
 
 
@@ -418,5 +445,15 @@ def _text_kind(masked: str) -> str:
 
 
 def to_syntax(tree: Tree[Any], lexed: Lexed) -> Statement:
-    """The :class:`Statement` a parse tree of ``lexed`` says."""
-    return ToSyntax(lexed).transform(tree)
+    """The :class:`Statement` a parse tree of ``lexed`` says; :class:`SyntaxProblem` when
+    a piece of it holds no value (lark's ``VisitError`` never leaves: a failure of a
+    callback is reported at the sentence, naming the grammar rule it reads)."""
+    try:
+        return ToSyntax(lexed).transform(tree)
+    except VisitError as error:
+        if isinstance(error.orig_exc, SyntaxProblem):
+            raise error.orig_exc from None
+        raise SyntaxProblem(
+            1, f"this sentence parses as `{error.rule}` but does not read as one"
+            f" ({type(error.orig_exc).__name__}: {error.orig_exc})"
+        ) from error

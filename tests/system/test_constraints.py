@@ -279,3 +279,47 @@ def test_external_uniqueness_across_fact_types() -> None:
     out, _ = arest.apply(D2, "create:Booking", {"id": "b3", "Room": "r1", "Time": "9"})
     assert kinds(out) == ["UC"] and out["rejected"]
     assert sorted(out["violations"][0]["detail"]["evidence"]) == ["b1", "b3"]
+
+
+PUBLISHING = """\
+Article(.Slug) is an entity type.
+Content Body is a value type.
+Content Status is a value type.
+Article has Content Body.
+Article has Content Status.
+State Machine Definition 'Article' is for Noun 'Article'.
+Status 'Draft' is initial in State Machine Definition 'Article'.
+Status 'Published' is defined in State Machine Definition 'Article'.
+Transition 'publish' is defined in State Machine Definition 'Article'.
+Transition 'publish' is from Status 'Draft'.
+Transition 'publish' is to Status 'Published'.
+"""
+BEFORE_VALUE = ("It is obligatory that each Article has Content Body before Content Status is "
+                "'published'.")
+BEFORE_STATUS = "It is obligatory that each Article has Content Body before Status is 'Published'."
+
+
+def test_an_obligation_before_a_value_warns_once_the_value_is_given() -> None:
+    D = arest.compile(PUBLISHING + BEFORE_VALUE + "\n")
+    out, _ = arest.apply(D, "create:Article", {"id": "a1", "Content Status": "draft"})
+    assert not out["rejected"] and out["violations"] == []
+    out, D1 = arest.apply(D, "create:Article", {"id": "a1", "Content Status": "published"})
+    assert not out["rejected"] and D1 is not D
+    assert [(v["kind"], v["modality"], v["reading"], v["detail"]["key"])
+            for v in out["violations"]] == [("SS", "deontic", BEFORE_VALUE, ["a1"])]
+    out, _ = arest.apply(D1, "update:Article", {"id": "a1", "Content Body": "text"})
+    assert not out["rejected"] and out["violations"] == []
+
+
+def test_an_obligation_before_a_status_warns_at_the_transition_into_it() -> None:
+    D = arest.compile(PUBLISHING + BEFORE_STATUS + "\n")
+    out, D = arest.apply(D, "create:Article", {"id": "a1"})
+    assert not out["rejected"] and out["violations"] == []
+    out, D1 = arest.apply(D, "transition:Article", {"id": "a1", "event": "publish"})
+    assert not out["rejected"] and D1 is not D
+    assert [(v["kind"], v["modality"], v["reading"]) for v in out["violations"]] == [
+        ("SS", "deontic", BEFORE_STATUS)]
+    assert arest.apply(D1, "get:Article", {"id": "a1"})[0]["status"] == "Published"
+    D = arest.apply(D, "update:Article", {"id": "a1", "Content Body": "text"})[1]
+    out, _ = arest.apply(D, "transition:Article", {"id": "a1", "event": "publish"})
+    assert not out["rejected"] and out["violations"] == []

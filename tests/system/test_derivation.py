@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import arest
 from arest.system.derive import derive_all
@@ -443,3 +445,69 @@ def test_a_transitive_ring_closes_over_derived_facts() -> None:
     assert set(rows(D, "Person_is_ancestor_of_Person")) == {("a", "b"), ("c", "d")}
     assert rows(derive_all(D), "Person_is_ancestor_of_Person") == rows(
         D, "Person_is_ancestor_of_Person")
+
+
+# -- disjunction -----------------------------------------------------------------------------
+MOOD = """\
+Person(.Name) is an entity type.
+Person is happy.
+Person is rich.
+Person is healthy.
+Person is rested.
+* Person is happy iff Person is rich or Person is healthy and Person is rested.
+"""
+
+
+def test_a_disjunctive_rule_derives_while_any_disjunct_holds() -> None:
+    D = arest.compile(MOOD)
+    out, D = asserting(D, "Person_is_rich", "ann")
+    assert out["derived"] == [{"fact_type": "Person_is_happy", "bindings": {"Person": "ann"}}]
+    # `and` binds tighter than `or`: healthy alone derives nothing.
+    out, D = asserting(D, "Person_is_healthy", "bob")
+    assert out["derived"] == [] and rows(D, "Person_is_happy") == [("ann",)]
+    D = asserting(D, "Person_is_healthy", "ann")[1]
+    D = asserting(D, "Person_is_rested", "ann")[1]
+    # Both disjuncts hold for ann: withdrawing one leaves the fact derived by the other.
+    out, D = arest.apply(D, "retract", {"fact_type": "Person_is_rich", "bindings": ["ann"]})
+    assert rows(D, "Person_is_happy") == [("ann",)]
+    assert rows(derive_all(D), "Person_is_happy") == [("ann",)]
+    node = arest.apply(D, "explain", {"fact_type": "Person_is_happy", "bindings": ["ann"]})[0]
+    assert node["rule"]["reading"] == MOOD.splitlines()[-1]
+    assert [a["reading"] for a in node["antecedents"]] == [
+        "Person 'ann' is healthy.", "Person 'ann' is rested."]
+    out, D = arest.apply(D, "retract", {"fact_type": "Person_is_rested", "bindings": ["ann"]})
+    assert rows(D, "Person_is_happy") == [] == rows(derive_all(D), "Person_is_happy")
+
+
+def test_a_disjunctive_rule_compiled_at_run_time_derives_over_the_population() -> None:
+    D = arest.compile(MOOD.splitlines()[0] + "\nPerson is rich.\nPerson is healthy.\n"
+                      "Person 'ann' is rich.\nPerson 'bob' is healthy.\nPerson 'cy' is rich.\n")
+    out, D1 = arest.apply(D, "compile", {"readings": "Person is happy.\n"
+                                         "* Person is happy iff Person is rich or Person is"
+                                         " healthy.\n"})
+    assert not out["rejected"], out
+    assert sorted(rows(D1, "Person_is_happy")) == [("ann",), ("bob",), ("cy",)]
+    assert rows(derive_all(D1), "Person_is_happy") == rows(D1, "Person_is_happy")
+
+
+MOOD_FACTS = st.tuples(st.sampled_from(["assert", "retract"]),
+                       st.sampled_from(["Person_is_rich", "Person_is_healthy",
+                                        "Person_is_rested"]),
+                       st.sampled_from("abc"))
+MOOD_STATE = arest.compile(MOOD)
+
+
+@settings(max_examples=60)
+@given(st.lists(MOOD_FACTS, min_size=1, max_size=12))
+def test_a_disjunctive_rule_maintained_by_deltas_equals_it_from_scratch(
+        commands: list[tuple[str, str, str]]) -> None:
+    D = MOOD_STATE
+    held: dict[str, set[str]] = {"Person_is_rich": set(), "Person_is_healthy": set(),
+                                 "Person_is_rested": set()}
+    for verb, fact_type, person in commands:
+        out, D = arest.apply(D, verb, {"fact_type": fact_type, "bindings": [person]})
+        assert "error" not in out, out
+        (held[fact_type].add if verb == "assert" else held[fact_type].discard)(person)
+        happy = held["Person_is_rich"] | (held["Person_is_healthy"] & held["Person_is_rested"])
+        assert set(rows(D, "Person_is_happy")) == {(p,) for p in happy}
+    assert set(rows(derive_all(D), "Person_is_happy")) == set(rows(D, "Person_is_happy"))
