@@ -310,4 +310,8 @@ def with_populations(state: State) -> State:
             if relation is not None and change.is_entity_type(noun):
                 for value in sorted(relation.values(position)):
                     change.touch(noun, value)
+    for sub, sup in sorted(_relation(state, "Noun_has_supertype_Noun") or ()):
+        members = _relation(state, membership_fact_type(sub, sup))
+        for (entity,) in sorted(members or ()):
+            change.touch(sub, entity)  # ``Clinician 'x' is a Nurse.``: x is a Nurse
     return change.state

@@ -249,6 +249,9 @@ class Builder:
         if isinstance(found, str):
             self.error(source, found, clause.phrases[0].noun.offset)
             return
+        if found.fact_type not in self.schema.fact_types:
+            self._membership(source, found.fact_type, nouns, values)
+            return
         missing = [p.noun.name for p, v in zip(clause.phrases, values, strict=True) if v is None]
         if missing:
             self.error(
@@ -278,6 +281,20 @@ class Builder:
                     source,
                 )
             )
+
+    def _membership(self, source: Source, fact_type: str, nouns: tuple[str, ...],
+                    values: list[str | None]) -> None:
+        """``Clinician 'x' is a Nurse.`` (or ``… is a Nurse 'x'``): the entity is in the
+        subtype, a fact of its unary membership fact type; two different names are two
+        entities, which no membership relates."""
+        named = set(filter(None, values))
+        if len(named) != 1:
+            self.error(
+                source,
+                f"a membership fact names one entity: write {nouns[0]} 'x' is a {nouns[1]}.",
+            )
+            return
+        self.emit(source, InstanceFact(fact_type, (named.pop(),), source))
 
     def _contradicts_reference(self, source: Source, fact: InstanceFact) -> bool:
         """A fact that gives an entity a different value for its own reference mode

@@ -91,3 +91,18 @@ def test_import_arest_stays_light() -> None:
 def test_the_empty_state_knows_no_nouns() -> None:
     out, _ = arest.apply(EMPTY_STATE, "list:Order")
     assert out["error"]["code"] == "unknown_noun"
+
+
+CLINIC = """\
+Clinician(.Name) is an entity type.
+Nurse is a subtype of Clinician.
+Clinician 'x' is a Nurse 'x'.
+Clinician 'y' is a Nurse.
+"""
+
+
+def test_a_membership_instance_fact_puts_the_entity_in_the_subtype() -> None:
+    D = arest.compile(CLINIC)
+    assert [i["id"] for i in arest.apply(D, "list:Nurse")[0]["items"]] == ["x", "y"]
+    with pytest.raises(arest.ReadingError, match="a membership fact names one entity"):
+        arest.compile(CLINIC + "Clinician 'z' is a Nurse 'w'.\n")
