@@ -29,7 +29,8 @@ def _files(paths: tuple[str | Path, ...]) -> list[Path]:
     files: list[Path] = []
     for path in map(Path, paths):
         if path.is_dir():
-            files.extend(sorted(path.glob("*.md")))
+            # A folder's README.md says what the domain is for; it holds no readings.
+            files.extend(sorted(f for f in path.glob("*.md") if f.name.lower() != "readme.md"))
         elif path.is_file():
             files.append(path)
         else:
@@ -38,7 +39,8 @@ def _files(paths: tuple[str | Path, ...]) -> list[Path]:
 
 
 def read_files(*paths: str | Path) -> tuple[Source, ...]:
-    """The readings at paths as (path, text) pairs: files, or folders' ``*.md`` in name order."""
+    """The readings at paths as (path, text) pairs: files, or folders' ``*.md`` in name order
+    (a folder's ``README.md`` aside)."""
     return tuple((str(file), file.read_text(encoding="utf-8")) for file in _files(paths))
 
 

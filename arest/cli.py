@@ -127,7 +127,7 @@ def check_command(readings: tuple[str, ...], strict: bool) -> None:
 
     \b
     Example:
-      arest check examples/orders
+      arest check readings/orders
     """
     sources = read_files(*readings)
     try:
@@ -181,8 +181,8 @@ def apply_command(key: str, input_text: str | None, readings: tuple[str, ...],
     \b
     Example:
       arest apply create:Customer '{"id": "ann@example.com", "Name": "Ann"}' \\
-          --readings examples/orders --db shop.db
-      arest apply read:Customer '"ann@example.com"' --readings examples/orders --db shop.db
+          --readings readings/orders --db shop.db
+      arest apply read:Customer '"ann@example.com"' --readings readings/orders --db shop.db
     """
     request = _input(input_text)
     with _open(readings, str(db or default_database(readings))) as tenant:

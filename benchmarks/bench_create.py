@@ -1,4 +1,4 @@
-"""Create benchmark: latency of ``create`` on ``examples/orders`` against SQLite and a dict store.
+"""Create benchmark: latency of ``create`` on ``readings/orders`` against SQLite and a dict store.
 
 Each candidate is loaded with a population of |P| facts and then runs two interleaved
 commands, timed one at a time:
@@ -15,7 +15,7 @@ Candidates, each size and GC setting in its own fresh process (``harness.run_iso
   constraints match the readings, one transaction per create.
 * ``dict``: a hand-written create over mutable dicts that checks the same constraints by key
   lookup (uniqueness, mandatory roles, references, the Quantity comparison).
-* ``arest``: ``arest.apply`` over the persistent D of ``arest.load("examples/orders")``,
+* ``arest``: ``arest.apply`` over the persistent D of ``arest.load("readings/orders")``,
   populated through ``arest.testing.bulk_load``; every output is checked to be accepted.
 
 The population is customers with names, each placing one to three orders of one to three
@@ -66,7 +66,7 @@ from harness import (
     timer_overhead_ns,
 )
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "orders"
+EXAMPLE = Path(__file__).resolve().parent.parent / "readings" / "orders"
 SIZES = (1_000, 10_000, 100_000, 1_000_000)
 QUICK_SIZES = (1_000, 10_000)
 CANDIDATES = ("SQLite", "dict", "arest")

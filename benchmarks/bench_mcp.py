@@ -8,8 +8,8 @@ Servers, each a process of its own:
   (``MCP-SDK.md`` §1.3 and §4).  Served by this file (``--serve-baseline``): over stdio, and
   over streamable HTTP at ``/mcp`` as arest serves it (a Starlette route over a stateful
   ``StreamableHTTPSessionManager`` with DNS-rebinding settings, on uvicorn).
-* ``arest, SQLite file``: ``python -m arest mcp --readings examples/orders --db <file>``
-  (stdio) and ``python -m arest serve examples/orders --db <file> --port N`` (HTTP), with the
+* ``arest, SQLite file``: ``python -m arest mcp --readings readings/orders --db <file>``
+  (stdio) and ``python -m arest serve readings/orders --db <file> --port N`` (HTTP), with the
   default tools (``entity,introspection``, which include ``read`` and ``create``).  A durable
   database is the real deployment: an accepted create is journaled, on disk, before the
   answer.
@@ -67,7 +67,7 @@ from harness import Column, format_table, interpreter_facts, percentile, publish
 
 SCRIPT = Path(__file__).resolve()
 REPO = SCRIPT.parent.parent
-EXAMPLE = REPO / "examples" / "orders"
+EXAMPLE = REPO / "readings" / "orders"
 
 LEGACY, MODERN = "2025-11-25", "2026-07-28"
 ERAS = {LEGACY: "ClientSession + initialize", MODERN: 'Client(mode="auto")'}

@@ -1,13 +1,13 @@
 """Tenant benchmark: durable creates per second, and restart time with a long journal.
 
 Durable creates: ``tenant.call("create:Customer", {"id": f"c{n}@x", "Name": f"C{n}"})`` on
-``examples/orders``, timed one at a time, every output checked to be accepted:
+``readings/orders``, timed one at a time, every output checked to be accepted:
 
 * ``raw SQLite``: the baseline of every ratio. Standard-library ``sqlite3`` on a file in WAL
   mode with ``synchronous=FULL`` (the tenant's journal settings), one ``INSERT`` into
   ``customer(email PRIMARY KEY, name NOT NULL)`` and a ``COMMIT`` per row: the same rows with
   the same durability, and nothing else.
-* ``SQLite tenant``: ``arest.Tenant.open("examples/orders", db=<file>)``; each accepted
+* ``SQLite tenant``: ``arest.Tenant.open("readings/orders", db=<file>)``; each accepted
   command is in the journal, on disk, before ``call`` returns, and every 500 commands the
   changed cells are checkpointed.
 * ``memory tenant``: ``db=":memory:"``; the same commands with nothing written to disk.
@@ -73,7 +73,7 @@ from harness import (
     time_calls,
 )
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "orders"
+EXAMPLE = Path(__file__).resolve().parent.parent / "readings" / "orders"
 CREATE_CANDIDATES = ("raw SQLite", "SQLite tenant", "memory tenant")
 CREATE_BASELINE = "raw SQLite"
 WRITERS = ("1 thread", "2 threads, disjoint cells", "2 threads, one cell")

@@ -1,7 +1,8 @@
 """Where the tests find readings.
 
-The project's own corpus, ``tests/readings/<domain>/*.md``, is always here: what the tests check
-on readings they check on it (or on inline readings). The tutor corpus,
+The project's own corpus, the example domains ``readings/<domain>/*.md`` at the repository's
+top, is always here: what the tests check on readings they check on it (or on inline
+readings). The tutor corpus,
 ``../shared/corpus/tutor-domains/`` beside the project (or the folder ``AREST_TUTOR_CORPUS``
 names), is external: the tests about it (its
 golden files, its oracle sentences, its constraints) run when it is there, are skipped with one
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-OWN_READINGS = Path(__file__).resolve().parent / "readings"
+OWN_READINGS = Path(__file__).resolve().parents[1] / "readings"
 # A fixed list, so that a missing folder fails the coverage test instead of collecting nothing.
 OWN_DOMAINS = ("clinic", "genealogy", "library", "tracker")
 OWN_FILES = tuple(f"{domain}/{domain}.md" for domain in OWN_DOMAINS)
@@ -59,7 +60,7 @@ def tutor_corpus(folder: Path | None = None, environ: Mapping[str, str] | None =
 
 
 def corpus_file(corpus: str, name: str) -> Path:
-    """A file of the own corpus (``"own"``, ``name`` relative to ``tests/readings``) or of the
+    """A file of the own corpus (``"own"``, ``name`` relative to ``readings``) or of the
     tutor corpus (``"tutor"``, under the policy of :func:`tutor_corpus`)."""
     if corpus == "own":
         return OWN_READINGS / name

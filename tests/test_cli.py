@@ -59,7 +59,7 @@ def test_a_malformed_definition_is_a_usage_error() -> None:
 
 GOOD = "Customer(.Name) is an entity type.\nCustomer is active.\n"
 BAD = "Shop(.Name) is an entity type.\nEach Shop has at most foo.\n"
-ORDERS = str(ROOT / "examples" / "orders")
+ORDERS = str(ROOT / "readings" / "orders")
 
 
 def invoke(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
@@ -130,7 +130,7 @@ def test_apply_keeps_state_across_invocations(tmp_path: Path) -> None:
 
 def test_apply_runs_as_a_process_and_keeps_state(tmp_path: Path) -> None:
     db = str(tmp_path / "shop.db")
-    readings = ["--readings", str(ROOT / "examples" / "orders"), "--db", db]
+    readings = ["--readings", str(ROOT / "readings" / "orders"), "--db", db]
     created = subprocess.run(
         [sys.executable, "-m", "arest", "apply", "create:Customer",
          '{"id": "bo@example.com", "Name": "Bo"}', *readings],
@@ -226,7 +226,7 @@ def test_the_printed_configuration_starts_the_server_as_written(tmp_path: Path) 
     import shutil
 
     readings = tmp_path / "orders"
-    shutil.copytree(ROOT / "examples" / "orders", readings)
+    shutil.copytree(ROOT / "readings" / "orders", readings)
     printed = subprocess.run(
         [sys.executable, "-m", "arest", "mcp", str(readings), "--print-config"],
         capture_output=True, text=True, timeout=60, cwd=tmp_path)

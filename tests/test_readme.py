@@ -24,7 +24,7 @@ def test_readme_python_blocks_run(block: str, monkeypatch: pytest.MonkeyPatch) -
 def test_the_order_example_says_what_the_readme_says() -> None:
     import arest
 
-    D = arest.load(ROOT / "examples" / "orders")
+    D = arest.load(ROOT / "readings" / "orders")
     out, D = arest.apply(D, "create:Customer", {"id": "ann@example.com", "Name": "Ann"})
     out, D = arest.apply(D, "create:Order", {"id": "o-1", "Customer": "ann@example.com",
                                              "LineItem": [{"Product": "sku-hammer",
@@ -60,7 +60,7 @@ def test_the_client_configuration_starts_a_server(tmp_path: Path) -> None:
     server = next(b for b in blocks if "command" in b["mcpServers"]["arest"])[
         "mcpServers"]["arest"]
     readings = tmp_path / "readings"
-    shutil.copytree(ROOT / "examples" / "orders", readings)
+    shutil.copytree(ROOT / "readings" / "orders", readings)
     args = [str(readings) if a == "/absolute/path/to/readings" else a for a in server["args"]]
     assert server["command"] == "/absolute/path/to/.venv/bin/arest"
     command = str(Path(sys.executable).parent / "arest")
@@ -82,12 +82,12 @@ def test_the_main_job_serves_the_example_at_the_readme_url(tmp_path: Path) -> No
 
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     main_job = re.findall(r"```sh\n(.*?)```", text, re.S)[0].strip()
-    assert main_job.endswith("arest serve examples/orders")
+    assert main_job.endswith("arest serve readings/orders")
     url = next(b for b in (json.loads(b) for b in re.findall(r"```json\n(.*?)```", text, re.S))
                if "url" in b["mcpServers"]["arest"])["mcpServers"]["arest"]["url"]
     assert url.startswith("http://127.0.0.1:4009/mcp")
     readings = tmp_path / "orders"
-    shutil.copytree(ROOT / "examples" / "orders", readings)
+    shutil.copytree(ROOT / "readings" / "orders", readings)
 
     async def listed(base: str) -> list[str]:
         async with Client(url.replace("http://127.0.0.1:4009", base)) as client:

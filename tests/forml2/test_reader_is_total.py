@@ -20,7 +20,7 @@ from arest.forml2.document import sentences
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus" / "tutor-domains"
 SHARED_CORPUS = Path("/work/shared/corpus/tutor-domains")
-KEPT = (ROOT / "arest/readings/core.md", ROOT / "examples/orders/orders.md",
+KEPT = (ROOT / "arest/readings/core.md", ROOT / "readings/orders/orders.md",
         ROOT / "tests/transports/readings/tasks.md")
 TUTOR = next((c for c in (CORPUS, SHARED_CORPUS) if c.is_dir()), None)
 FILES = KEPT + (tuple(sorted(TUTOR.glob("*.md"))) if TUTOR is not None else ())

@@ -13,7 +13,7 @@ import pytest
 import arest
 
 ROOT = Path(__file__).resolve().parents[2]
-ORDERS = ROOT / "examples" / "orders"
+ORDERS = ROOT / "readings" / "orders"
 
 WRITER = """
 import sys, arest

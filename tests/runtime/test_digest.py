@@ -19,7 +19,7 @@ from arest.system.derive import without_derived_facts
 from arest.testing import commands, schemas
 
 ROOT = Path(__file__).resolve().parents[2]
-ORDERS = ROOT / "examples" / "orders"
+ORDERS = ROOT / "readings" / "orders"
 
 FAMILY = """\
 Person(.Name) is an entity type.

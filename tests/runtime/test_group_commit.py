@@ -14,7 +14,7 @@ from arest.runtime.group_commit import GroupCommit
 from arest.runtime.storage import Pending
 
 ROOT = Path(__file__).resolve().parents[2]
-ORDERS = ROOT / "examples" / "orders"
+ORDERS = ROOT / "readings" / "orders"
 
 
 def pending(sequence: int) -> Pending:

@@ -21,7 +21,7 @@ from arest.system.validate import alethic, all_violations
 from arest.testing import commands, schemas
 
 ROOT = Path(__file__).resolve().parents[2]
-ORDERS = ROOT / "examples" / "orders"
+ORDERS = ROOT / "readings" / "orders"
 
 
 class Clock:

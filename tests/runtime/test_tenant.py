@@ -13,7 +13,7 @@ import arest
 from arest.runtime import ReplayError, StorageError, TenantLocked
 
 ROOT = Path(__file__).resolve().parents[2]
-ORDERS = ROOT / "examples" / "orders"
+ORDERS = ROOT / "readings" / "orders"
 
 
 def ticking() -> Callable[[], str]:

@@ -10,7 +10,7 @@ import pytest
 
 import arest
 
-EXAMPLE = arest.load(Path(__file__).resolve().parents[2] / "examples" / "orders")
+EXAMPLE = arest.load(Path(__file__).resolve().parents[2] / "readings" / "orders")
 
 
 def run(D: Any, key: str, request: Any) -> dict[str, Any]:

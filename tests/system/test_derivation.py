@@ -32,7 +32,7 @@ def derived_rows(D: Any, fact_type: str) -> list[tuple[Any, ...]]:
     return [tuple(row.values()) for row in found]
 
 
-# -- the project's corpus (tests/readings) ---------------------------------------------------
+# -- the project's corpus (readings/) ---------------------------------------------------
 PATIENT = {"id": "p-1", "Full Name": "Pat", "Phone": "555", "Home Address": "1 Main St"}
 VISIT = {"Patient": "p-1", "Clinician": "dr-lee", "Home Address": "1 Main St",
          "Start Time": "2024-05-01T09:00:00Z", "End Time": "2024-05-01T10:30:00Z"}

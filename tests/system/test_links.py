@@ -47,7 +47,7 @@ def assert_urls(D: Any, representation: dict[str, Any]) -> None:
         assert unquote(segments[1]) in plurals, (key, link)
 
 
-# --- DESIGN §5 on the clinic domain (tests/readings) -----------------------------------------
+# --- DESIGN §5 on the clinic domain (readings/) -----------------------------------------
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
 """State machines: statuses, transitions, actions, delete, facts as events, effects; the
-machines of the project's corpus (tests/readings), and random event sequences against the
+machines of the project's corpus (readings/), and random event sequences against the
 fold."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The project's own corpus (tests/readings): every domain loads with `arest.load` without a
+"""The project's own corpus (readings/): every domain loads with `arest.load` without a
 diagnostic or warning, and together the domains hold every construct the reader knows and every
 constraint kind the compiler checks, as the compiled D shows them (`schema`) and as the reader
 reads them."""
@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import arest
+from arest.api import read_files
 from arest.compiler.checks import KINDS
 from arest.forml2 import (
     Aggregation,
@@ -60,7 +61,7 @@ def domains() -> dict[str, Domain]:
         schema = arest.apply(D, "schema")[0]
         own = {part: tuple(item for item in schema[part] if item["id"] not in known[part])
                for part in known}
-        text = "\n".join(path.read_text("utf-8") for path in sorted(folder.glob("*.md")))
+        text = "\n".join(text for _, text in read_files(folder))
         found[name] = Domain(D, own["constraints"], own["rules"], own["machines"],
                              read(text, name, known=metamodel()))
     return found
@@ -71,8 +72,8 @@ def every(domains: dict[str, Domain], kind: type) -> list[Any]:
 
 
 def test_the_corpus_folders_are_the_listed_domains() -> None:
-    folders = sorted(p.name for p in OWN_READINGS.iterdir() if p.is_dir())
-    assert folders == sorted(OWN_DOMAINS)
+    folders = {p.name for p in OWN_READINGS.iterdir() if p.is_dir()}
+    assert set(OWN_DOMAINS) <= folders
     assert all(list((OWN_READINGS / name).glob("*.md")) for name in OWN_DOMAINS)
 
 

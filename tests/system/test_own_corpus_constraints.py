@@ -1,4 +1,4 @@
-"""Every constraint kind the compiler checks, on the project's own corpus (tests/readings), as a
+"""Every constraint kind the compiler checks, on the project's own corpus (readings/), as a
 user sees it through `arest.apply`: a command that breaks the constraint reports its kind,
 modality and the sentence as the readings state it, with the id `schema` lists for it; alethic
 violations reject the command (D′ is D), deontic ones are reported and the command commits."""

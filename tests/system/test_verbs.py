@@ -7,7 +7,7 @@ import pytest
 
 import arest
 
-EXAMPLE = arest.load(Path(__file__).resolve().parents[2] / "examples" / "orders")
+EXAMPLE = arest.load(Path(__file__).resolve().parents[2] / "readings" / "orders")
 
 
 def run(D: Any, key: str, request: Any = None) -> tuple[dict[str, Any], Any]:
