@@ -162,7 +162,7 @@ class Versions(RuleBasedStateMachine):
 
 
 Versions.TestCase.settings = settings(max_examples=150, stateful_step_count=30)
-test_versions = Versions.TestCase
+test_versions = pytest.mark.slow(Versions.TestCase)
 
 
 @settings(max_examples=60)

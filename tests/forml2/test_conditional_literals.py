@@ -305,6 +305,7 @@ def restricted_set_comparison(draw: st.DrawFn, schema: Schema) -> Constraint:
     )
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_generated_restricted_subsets_read_back_equal(data: st.DataObject) -> None:
     schema: Schema = data.draw(schemas())
@@ -313,6 +314,7 @@ def test_generated_restricted_subsets_read_back_equal(data: st.DataObject) -> No
     said_back(data.draw(restricted_subset(schema)), schema.reading)
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_generated_restricted_set_comparisons_read_back_equal(data: st.DataObject) -> None:
     schema: Schema = data.draw(schemas())

@@ -19,6 +19,7 @@ def assert_round_trip(construct: object, known: Reading) -> str:
     return said
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_generated_constructs_read_back_equal(data: st.DataObject) -> None:
     schema: Schema = data.draw(schemas())

@@ -12,6 +12,9 @@ import pytest
 
 import arest
 
+# Process kills under load: a soak, in the slow suite.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 ORDERS = ROOT / "readings" / "orders"
 

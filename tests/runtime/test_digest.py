@@ -63,6 +63,7 @@ def test_changes_since_is_the_difference_of_two_versions(kind, edits) -> None:  
             assert len(found) == len(set(found)) and set(found) == expected
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(schemas(), st.lists(st.one_of(commands(), st.just(("snapshot", {})),
                                      st.just(("rollback", {"id": "snap-0"}))), max_size=10))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
@@ -217,7 +218,7 @@ class VisitEvents(RuleBasedStateMachine):
         assert arest.apply(self.D, "read:Visit", "v1")[0]["status"] == replayed
 
 
-TestVisitEvents = VisitEvents.TestCase
+TestVisitEvents = pytest.mark.slow(VisitEvents.TestCase)
 
 
 def test_links_hold_the_legal_transitions_keyed_by_event() -> None:

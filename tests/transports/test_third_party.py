@@ -26,6 +26,9 @@ from arest.transports.conformance import PROMPTS, TOOLS
 from arest.verbs import surface
 from tests.transports import serving
 
+# Node and the npm clients are outside tools: a slow suite of their own.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).parents[2]
 CLIENTS = ROOT / "third_party"
 MODULES = CLIENTS / "node_modules"
