@@ -254,6 +254,11 @@ GRAPH_RULES: tuple[tuple[str, ...], ...] = (
      "* Node has doubled Sum iff doubled Sum is the sum of double Weight "
      "where that Node links to some Node2 and that Node2 has double Weight."),
     ("Node watches Node.", "+ Node1 watches Node2 if Node2 is blocked."),
+    ("* Node is heavy iff Node has Weight and that Weight is greater than 1.",
+     "Transition 'start' is triggered by Fact Type 'Node is heavy'.",
+     "* Node is busy iff Node has Status 'Busy'.",
+     "* Node has busy Count iff busy Count is the count of Node2 "
+     "where that Node links to Node2 and Node2 is busy."),
     ("* Node is unlinked iff Node has Tag and Node links to no Node2.",),
     ("Node1 links to Node2 is transitive.",),
     ("Node1 links to Node2 is transitive.", "+ Node1 links to Node2 if Node1 pairs with Node2."),
@@ -265,9 +270,9 @@ GRAPH_RULES: tuple[tuple[str, ...], ...] = (
 """Rules over :func:`graph_schemas`' domain, each with the declarations it needs: joins,
 negation (of an asserted and of a derived fact type, with an existential variable), count,
 sum, min, max and avg (through a negation, over derived facts), rules over an aggregate,
-arithmetic, comparisons, a state machine's status, a consequent variable ranging over the
-population, a transitive ring (alone and with a rule deriving into it), and mutual
-recursion (two ``+`` fact types derived from each other)."""
+arithmetic, comparisons, a state machine's status (and a derived fact firing a transition),
+a consequent variable ranging over the population, a transitive ring (alone and with a rule
+deriving into it), and mutual recursion (two ``+`` fact types derived from each other)."""
 
 GRAPH_CONSTRAINTS = (
     "Each Node has at most one Weight.",
@@ -366,14 +371,15 @@ def graph_commands(fact_types: Iterable[str] = GRAPH_BINDINGS
                    ) -> st.SearchStrategy[tuple[str, object]]:
     """SYSTEM commands over :func:`graph_schemas`' domain — ``(key, input)``: assert and
     retract of one fact (of ``fact_types``, default every one of :data:`GRAPH_BINDINGS`),
-    create and update of a Node, transition and delete (the machine's ``delete``), compile
+    create and update of a Node with some of its fields (several facts at once),
+    transition and delete (the machine's ``delete``), compile
     (a rule of :data:`RUNTIME_RULES` added at run time), snapshot and rollback (to the one
     label ``s``; a rollback before any snapshot is refused)."""
     writes = st.tuples(st.sampled_from(["assert", "assert", "retract"]),
                        _graph_fact(sorted(fact_types))).map(
         lambda p: (p[0], {"fact_type": p[1][0], "bindings": p[1][1]}))
-    updates = st.tuples(st.sampled_from(_NODES), st.sampled_from((*_WEIGHTS, None))).map(
-        lambda p: ("update:Node", {"id": p[0], "Weight": p[1]}))
+    updates = st.tuples(st.sampled_from(_NODES), _node_fields()).map(
+        lambda p: ("update:Node", {"id": p[0], **p[1]}))
     transitions = st.tuples(st.sampled_from(_NODES), st.sampled_from(("start", "stop"))).map(
         lambda p: ("transition:Node", {"id": p[0], "event": p[1]}))
     deletes = st.sampled_from(_NODES).map(lambda node: ("delete:Node", {"id": node}))
@@ -383,12 +389,24 @@ def graph_commands(fact_types: Iterable[str] = GRAPH_BINDINGS
     return st.one_of(writes, writes, writes, writes, writes, others)
 
 
+def _node_fields() -> st.SearchStrategy[dict[str, object]]:
+    """Some of a Node's fields, so that one command writes several facts (both sides of a
+    join, a fact and the one its negation reads)."""
+    nodes = st.lists(st.sampled_from(_NODES), max_size=2, unique=True)
+    return st.fixed_dictionaries({}, optional={
+        "Weight": st.one_of(st.sampled_from(_WEIGHTS),
+                            st.lists(st.sampled_from(_WEIGHTS), max_size=2, unique=True)),
+        "Tag": st.sampled_from(("x", "y")),
+        "is marked": st.booleans(),
+        "is blocked": st.booleans(),
+        "links to Node": nodes,
+        "pairs with Node": nodes,
+    })
+
+
 def _graph_creates() -> st.SearchStrategy[tuple[str, object]]:
-    return st.tuples(
-        st.sampled_from(_NODES), st.sampled_from(_WEIGHTS), st.sampled_from(("x", "y")),
-        st.booleans(),
-    ).map(lambda p: ("create:Node", {"id": p[0], "Weight": p[1], "Tag": p[2],
-                                     "is marked": p[3]}))
+    return st.tuples(st.sampled_from(_NODES), _node_fields()).map(
+        lambda p: ("create:Node", {"id": p[0], **p[1]}))
 
 
 @st.composite
