@@ -394,7 +394,7 @@ def _node_fields() -> st.SearchStrategy[dict[str, object]]:
     join, a fact and the one its negation reads)."""
     nodes = st.lists(st.sampled_from(_NODES), max_size=2, unique=True)
     return st.fixed_dictionaries({}, optional={
-        "Weight": st.one_of(st.sampled_from(_WEIGHTS),
+        "Weight": st.one_of(st.sampled_from(_WEIGHTS), st.none(),
                             st.lists(st.sampled_from(_WEIGHTS), max_size=2, unique=True)),
         "Tag": st.sampled_from(("x", "y")),
         "is marked": st.booleans(),

@@ -215,7 +215,7 @@ def programs(draw: Any) -> Program:
 FACTS = st.lists(st.one_of(
     st.tuples(st.sampled_from([LINKED, PAIRED]), st.tuples(*[st.sampled_from(NODES)] * 2)),
     st.tuples(st.sampled_from([MARKED, BLOCKED]), st.tuples(st.sampled_from(NODES))),
-), max_size=14)
+), min_size=3, max_size=16)
 
 
 def arest_answer(program: Program, facts: list[tuple[Relationship, tuple[str, ...]]]

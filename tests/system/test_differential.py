@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 import arest
 from arest.algebra.relations import Relation
+from arest.compiler.population import Change
 from arest.system.derive import derive_all, is_derived, program_of
-from arest.system.validate import all_violations
+from arest.system.validate import alethic, all_violations
 from arest.testing import GRAPH_RULES, graph_scenarios
 
 COMPILED: dict[str, Any] = {}
@@ -46,10 +47,21 @@ def assert_incremental_is_from_scratch(D: Any) -> None:
     assert violation_keys(all_violations(D)) == violation_keys(all_violations(scratch))
 
 
+def would_break_an_alethic_constraint(D: Any, verb: str, request: dict[str, Any]) -> bool:
+    """Whether the fact written, with every derived fact from scratch, breaks an alethic
+    constraint in full validation (D itself breaks none: every accepted state is valid)."""
+    change = Change(D)
+    (change.add if verb == "assert" else change.remove)(
+        request["fact_type"], tuple(request["bindings"]))
+    return bool(alethic(all_violations(derive_all(change.state))))
+
+
 def check_every_command(scenario: Any) -> list[str]:
     """After each command, derived facts (and which are derived) and the violations of the
     incremental D are those of a from-scratch derivation; an accepted command reports
-    violations full validation finds, every one that was not there before it among them.
+    violations full validation finds, every one that was not there before it among them;
+    a write is rejected exactly when its state, derived from scratch, breaks an alethic
+    constraint (facts that fire transitions aside: firing is the command's, not the state's).
     Returns each command's verb and outcome."""
     readings, sequence = scenario
     D = compiled(readings)
@@ -60,6 +72,9 @@ def check_every_command(scenario: Any) -> list[str]:
         outcomes.append(f"{key.split(':')[0]}: " + (
             "error" if "error" in out else "rejected" if out.get("rejected") else "ok"))
         assert_incremental_is_from_scratch(after)
+        if key in ("assert", "retract") and "error" not in out and (
+                "triggered by" not in readings):
+            assert out["rejected"] == would_break_an_alethic_constraint(D, key, request)
         if after is not D and not out.get("rejected") and key != "rollback":
             reported = violation_keys(out.get("violations", []))
             found = violation_keys(all_violations(after))
