@@ -153,10 +153,6 @@ class Program:
         return "\n".join(lines) + "\n"
 
 
-def _terms(arity: int, *choices: int) -> tuple[int, ...]:
-    return tuple(choices[:arity])
-
-
 @st.composite
 def programs(draw: Any) -> Program:
     """A stratified program: each step defines new relations over the ones before it."""
