@@ -1,0 +1,226 @@
+"""Hypothesis strategies for arest's algebra, for tests and for notebooks stating properties.
+
+Needs the ``test`` extra (Hypothesis); ``import arest`` never imports this module.
+
+>>> from hypothesis import given
+>>> @given(objects())
+... def round_trip(x):
+...     assert read(show(x)) == x
+>>> round_trip()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from hypothesis import strategies as st
+
+from arest.algebra import State, forms, store_all
+from arest.algebra.environment import ENVIRONMENT_PRIMITIVES
+from arest.algebra.objects import Object
+from arest.algebra.primitives import PRIMITIVES
+from arest.algebra.relations import Relation
+from arest.compiler.population import Change
+from arest.testing.graphs import (
+    GRAPH_BINDINGS,
+    GRAPH_CONSTRAINTS,
+    GRAPH_RULES,
+    RUNTIME_RULES,
+    graph_command_sequences,
+    graph_commands,
+    graph_scenarios,
+    graph_schemas,
+)
+
+__all__ = [
+    "BINDINGS", "CONSTRAINT_POOL", "GRAPH_BINDINGS", "GRAPH_CONSTRAINTS", "GRAPH_RULES",
+    "RUNTIME_RULES", "atoms", "bulk_load", "commands", "functions",
+    "graph_command_sequences", "graph_commands", "graph_scenarios",
+    "graph_schemas", "objects", "schemas", "small_atoms", "texts",
+]
+
+_WORDS = ("a", "b", "c", "T", "F", "x y", "Order Id")
+_NUMERALS = ("0", "1", "2", "3", "10", "-4", "2.5", "0.125")
+_INSTANTS = ("2024-02-01", "2024-03-01", "2024-01-01T00:00:00", "2024-01-01T00:01:30")
+
+
+def texts() -> st.SearchStrategy[str]:
+    """Any text at all: quotes, commas, brackets, padding, ⊥'s names, the empty text."""
+    awkward = st.sampled_from(["", " ", "'", "''", ",", "<>", "⊥", "_|_", " a ", "it's", "\n"])
+    return st.one_of(awkward, st.text(max_size=12))
+
+
+def small_atoms() -> st.SearchStrategy[str]:
+    """Atoms the primitives have something to say about: words, truth values, numerals,
+    ISO dates."""
+    return st.sampled_from(_WORDS + _NUMERALS + _INSTANTS)
+
+
+def atoms() -> st.SearchStrategy[str]:
+    """Atoms of every kind, from :func:`small_atoms` and from :func:`texts`."""
+    return st.one_of(small_atoms(), texts())
+
+
+def objects(
+    leaves: st.SearchStrategy[str] | None = None, max_leaves: int = 12
+) -> st.SearchStrategy[Object]:
+    """Objects without ⊥: atoms, φ and nested sequences.
+
+    ``leaves`` picks the atoms (default: :func:`atoms`, including awkward text).
+    """
+    leaf: st.SearchStrategy[Object] = st.one_of(atoms() if leaves is None else leaves, st.just(()))
+    return st.recursive(
+        leaf, lambda inner: st.lists(inner, max_size=4).map(tuple), max_leaves=max_leaves
+    )
+
+
+_SELECTORS = ("1", "2", "3", "1r", "2r")
+_PRIMITIVE_ATOMS = (
+    tuple(sorted(set(PRIMITIVES) | set(ENVIRONMENT_PRIMITIVES))) + _SELECTORS + ("apply",)
+)
+
+
+def functions(
+    defined: tuple[str, ...] = (), max_leaves: int = 10
+) -> st.SearchStrategy[Object]:
+    """Function objects: primitives, selectors, every built-in form, constants, atoms named in
+    ``defined`` (to be given meaning by a ``defs``), and now and then a malformed form, so
+    that ⊥ paths are exercised too.  ``while`` may not terminate: evaluate with fuel."""
+    leaf = st.one_of(
+        st.sampled_from(_PRIMITIVE_ATOMS + defined),
+        objects(small_atoms(), max_leaves=4).map(forms.const),
+    )
+
+    def extend(inner: st.SearchStrategy[Object]) -> st.SearchStrategy[Object]:
+        parts = st.lists(inner, min_size=0, max_size=3)
+        return st.one_of(
+            parts.map(lambda fs: forms.comp(*fs)),
+            parts.map(lambda fs: forms.cons(*fs)),
+            st.tuples(inner, inner, inner).map(lambda p: forms.cond(*p)),
+            inner.map(forms.alpha),
+            inner.map(forms.insert),
+            st.tuples(inner, objects(small_atoms(), max_leaves=3)).map(lambda p: forms.bu(*p)),
+            st.tuples(inner, inner).map(lambda p: forms.while_(*p)),
+            inner.map(forms.filter_),
+            inner.map(forms.foldl),
+            st.tuples(st.sampled_from(sorted(forms.ARITY)), parts).map(
+                lambda p: (p[0], *p[1])
+            ),
+        )
+
+    return st.recursive(leaf, extend, max_leaves=max_leaves)
+
+
+# -- schemas, populations and commands -------------------------------------------------------
+_BASE_SCHEMA = """\
+Person(.Name) is an entity type.
+Car(.VIN) is an entity type.
+VIN is a value type.
+Age is a value type.
+Nickname is a value type.
+Colour is a value type.
+  The possible values of Colour are 'red', 'blue'.
+Person has Age.
+Person has Nickname.
+Person likes Person.
+Person owns Car.
+Person rents Car.
+Car has Colour.
+Person has Colour.
+"""
+
+CONSTRAINT_POOL = (
+    "Each Person has at most one Age.",
+    "Each Person has exactly one Age.",
+    "Each Person has at most 2 Nickname.",
+    "Each Person has at least 2 and at most 3 Nickname.",
+    "Each Car has at most one Colour.",
+    "Each Person owns at most one Car.",
+    "No Person likes itself.",
+    "Person1 likes Person2 is asymmetric.",
+    "Person1 likes Person2 is acyclic.",
+    "Person1 likes Person2 is intransitive.",
+    "If Person1 likes Person2 then Person2 likes Person1.",
+    "If some Person rents some Car then that Person owns that Car.",
+    "For each Car, at most one of the following holds:\n"
+    "  some Person owns that Car;\n  some Person rents that Car.",
+    "It is forbidden that a Person has Age greater than 150.",
+    "If some Person owns some Car then that Person has Colour equal to that Car's Colour.",
+)
+"""Constraint sentences over the base schema, one per kind family; a generated schema picks
+some of them."""
+
+_PEOPLE = ("ann", "bob", "cy")
+_CARS = ("c1", "c2")
+BINDINGS = {
+    "Person_has_Age": (_PEOPLE, ("1", "30", "200")),
+    "Person_has_Nickname": (_PEOPLE, ("a", "b", "c")),
+    "Person_likes_Person": (_PEOPLE, _PEOPLE),
+    "Person_owns_Car": (_PEOPLE, _CARS),
+    "Person_rents_Car": (_PEOPLE, _CARS),
+    "Car_has_Colour": (_CARS, ("red", "blue", "green")),
+    "Person_has_Colour": (_PEOPLE, ("red", "blue")),
+}
+
+
+def schemas() -> st.SearchStrategy[str]:
+    """FORML 2 readings: a base schema with a random selection of constraints."""
+    return st.lists(st.sampled_from(CONSTRAINT_POOL), unique=True, max_size=6).map(
+        lambda picked: _BASE_SCHEMA + "\n".join(picked) + "\n"
+    )
+
+
+def commands() -> st.SearchStrategy[tuple[str, object]]:
+    """SYSTEM commands over :func:`schemas`' domain: assert, retract, create, update, and
+    some that are wrong (unknown fields, bad values) — ``(key, input)``."""
+    facts = st.sampled_from(sorted(BINDINGS)).flatmap(
+        lambda fact_type: st.tuples(
+            st.just(fact_type),
+            st.sampled_from(BINDINGS[fact_type][0]),
+            st.sampled_from(BINDINGS[fact_type][1]),
+        )
+    )
+    writes = st.tuples(st.sampled_from(["assert", "retract"]), facts).map(
+        lambda p: (p[0], {"fact_type": p[1][0], "bindings": [p[1][1], p[1][2]]})
+    )
+    creates = st.tuples(
+        st.sampled_from(_PEOPLE), st.sampled_from(("1", "30", 200)),
+        st.lists(st.sampled_from(("a", "b")), max_size=2, unique=True),
+    ).map(lambda p: ("create:Person", {"id": p[0], "Age": p[1], "Nickname": p[2]}))
+    updates = st.tuples(st.sampled_from(_PEOPLE), st.sampled_from(("1", "31", None))).map(
+        lambda p: ("update:Person", {"id": p[0], "Age": p[1]})
+    )
+    wrong = st.sampled_from([
+        ("create:Person", {"id": "ann", "Shoe Size": "9"}),
+        ("assert", {"fact_type": "Person_has_Age", "bindings": {"Person": "ann"}}),
+        ("update:Car", {"id": "nope", "Colour": "red"}),
+        ("create:Nobody", {}),
+        ("assert", {"fact_type": "Person_has_Age", "bindings": ["ann", True]}),
+    ])
+    return st.one_of(writes, writes, creates, updates, wrong)
+
+
+def bulk_load(state: State, facts: Iterable[tuple[str, tuple[str, ...]]]) -> State:
+    """D with many facts added at once, their entities in their populations, without
+    validation: for benchmarks and tests that need a large population quickly.  The facts
+    must belong to D's fact types; nothing checks that they satisfy its constraints.
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.\\nOrder has Amount.")
+    >>> D2 = bulk_load(D, [("Order_has_Amount", (f"o{i}", "1")) for i in range(3)])
+    >>> arest.apply(D2, "list:Order")[0]["total"]
+    3
+    """
+    grouped: dict[str, list[tuple[str, ...]]] = {}
+    for fact_type, fact in facts:
+        grouped.setdefault(fact_type, []).append(fact)
+    change = Change(state)
+    cells: list[tuple[str, Relation]] = []
+    for fact_type, batch in grouped.items():
+        current = state.get(fact_type)
+        relation = current if isinstance(current, Relation) else Relation(len(batch[0]))
+        cells.append((fact_type, relation.extended(batch)))
+        for position, noun in enumerate(change.roles(fact_type)):
+            if change.is_entity_type(noun):
+                change.touch_all(noun, {fact[position] for fact in batch})
+    return store_all(change.state, cells)
