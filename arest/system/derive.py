@@ -329,7 +329,7 @@ def _reads_own(rules: list[Rule], derived: set[str]) -> bool:
     round must see what was derived so far, not only the last delta)."""
     return any(
         any(f in derived for f, _ in rule.reads if f != plan.seed)
-        or sum(1 for f, _ in rule.reads if f == plan.seed) > 1
+        or sum(1 for other in rule.seeds if other.seed == plan.seed) > 1
         for rule in rules for plan in rule.seeds if plan.seed in derived
     )
 

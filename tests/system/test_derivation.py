@@ -447,6 +447,12 @@ def test_a_transitive_ring_closes_over_derived_facts() -> None:
         D, "Person_is_ancestor_of_Person")
 
 
+def test_a_transitive_ring_closes_over_derived_facts_from_scratch() -> None:
+    D = arest.compile(ANCESTRY + "Person 'a' is parent of Person 'b'.\n"
+                      "Person 'b' is parent of Person 'c'.\nPerson 'c' is parent of Person 'd'.\n")
+    assert len(rows(D, "Person_is_ancestor_of_Person")) == 6
+
+
 # -- disjunction -----------------------------------------------------------------------------
 MOOD = """\
 Person(.Name) is an entity type.

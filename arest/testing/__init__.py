@@ -22,10 +22,23 @@ from arest.algebra.objects import Object
 from arest.algebra.primitives import PRIMITIVES
 from arest.algebra.relations import Relation
 from arest.compiler.population import Change
+from arest.testing.graphs import (
+    GRAPH_BINDINGS,
+    GRAPH_CONSTRAINTS,
+    GRAPH_RULES,
+    RUNTIME_RULES,
+    graph_command_sequences,
+    graph_commands,
+    graph_scenarios,
+    graph_schemas,
+)
 
 __all__ = [
-    "BINDINGS", "CONSTRAINT_POOL", "TYPES", "atoms", "bulk_load", "commands", "functions",
-    "objects", "schemas", "small_atoms", "texts", "typed_functions", "typed_objects",
+    "BINDINGS", "CONSTRAINT_POOL", "GRAPH_BINDINGS", "GRAPH_CONSTRAINTS", "GRAPH_RULES",
+    "RUNTIME_RULES", "TYPES", "atoms", "bulk_load", "commands", "functions",
+    "graph_command_sequences", "graph_commands", "graph_scenarios",
+    "graph_schemas", "objects", "schemas", "small_atoms", "texts", "typed_functions",
+    "typed_objects",
 ]
 
 _WORDS = ("a", "b", "c", "T", "F", "x y", "Order Id")
