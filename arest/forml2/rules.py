@@ -92,9 +92,12 @@ class Rules:
 
     # ---- variables --------------------------------------------------------------------------
     def variable(self, phrase: Phrase, before: str = "") -> str:
-        adjective = phrase.pre or implied_adjective(before)
         name = self.b.noun(self.i.source, phrase.noun)
-        name += phrase.noun.subscript or phrase.noun.name[len(name) :]
+        subscript = phrase.noun.subscript or phrase.noun.name[len(name) :]
+        name += subscript
+        # A subscript names the variable outright (``is near Node2``): the words before it
+        # are the predicate's, not an adjective of the variable.
+        adjective = "" if subscript.isdigit() else phrase.pre or implied_adjective(before)
         base = f"{adjective} {name}" if adjective else name
         for step in phrase.path:
             owner = base

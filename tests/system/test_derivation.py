@@ -517,3 +517,10 @@ def test_a_disjunctive_rule_maintained_by_deltas_equals_it_from_scratch(
         happy = held["Person_is_rich"] | (held["Person_is_healthy"] & held["Person_is_rested"])
         assert set(rows(D, "Person_is_happy")) == {(p,) for p in happy}
     assert set(rows(derive_all(D), "Person_is_happy")) == set(rows(D, "Person_is_happy"))
+
+
+def test_a_subscripted_variable_after_a_predicate_word_is_not_an_adjective() -> None:
+    D = arest.compile("Node(.id) is an entity type.\nNode is near Node.\nNode has near Count.\n"
+                      "* Node has near Count iff near Count is the count of Node2 where that Node"
+                      " is near Node2.\nNode 'a' is near Node 'b'.\nNode 'a' is near Node 'c'.\n")
+    assert rows(D, "Node_has_near_Count") == [("a", "2")]
