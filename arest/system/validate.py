@@ -52,14 +52,22 @@ def _keys(state: State, triggers: tuple[Trigger, ...], delta: Delta) -> list[Obj
     for event, target, roles in triggers:
         if event == ENTITIES:
             found: list[Object] = [(entity,) for entity in delta.entities.get(target, ())]
-            nouns: tuple[str, ...] = (target,)
         else:
             facts = (delta.added if event == ADDED else delta.removed).get(target)
             found = [_project(fact, roles) for fact in facts] if facts else []
-            every = role_nouns(state, target)
-            nouns = tuple(every[role - 1] for role in roles) if roles else every
-        keys.extend(_living(found, nouns, delta.gone) if delta.gone else found)
+        if found and delta.gone:
+            found = _living(found, _key_nouns(state, event, target, roles), delta.gone)
+        keys.extend(found)
     return sorted(set(keys)) if len(keys) > 1 else keys  # type: ignore[type-var]
+
+
+def _key_nouns(state: State, event: str, target: str, roles: tuple[int, ...]
+               ) -> tuple[str, ...]:
+    """The noun of each value of a trigger's keys."""
+    if event == ENTITIES:
+        return (target,)
+    every = role_nouns(state, target)
+    return tuple(every[role - 1] for role in roles) if roles else every
 
 
 def _living(keys: list[Object], nouns: tuple[str, ...], gone: dict[str, set[str]]
