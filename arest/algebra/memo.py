@@ -39,12 +39,14 @@ class IdentityMemo(Generic[T]):
     def __init__(self, decode: Callable[..., T], limit: int = 4096) -> None:
         self._decode = decode
         self._limit = limit
-        self._entries: dict[tuple[int, ...], tuple[tuple[Any, ...], T]] = {}
+        self._entries: dict[Any, tuple[tuple[Any, ...], T]] = {}
 
     def __call__(self, *objs: Any) -> T:
-        key = tuple(map(id, objs))
+        # One cell is the common case, on every command: keyed by its id alone.
+        key: Any = id(objs[0]) if len(objs) == 1 else tuple(map(id, objs))
         entry = self._entries.get(key)
-        if entry is not None and all(a is b for a, b in zip(entry[0], objs, strict=True)):
+        if entry is not None and (entry[0][0] is objs[0] if len(objs) == 1 else all(
+                a is b for a, b in zip(entry[0], objs, strict=True))):
             return entry[1]
         value = self._decode(*objs)
         if len(self._entries) >= self._limit:
