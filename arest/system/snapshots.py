@@ -37,7 +37,7 @@ def snapshot(state: State, request: Any, context: Context) -> tuple[Output, Stat
         while f"snap-{n}" in registry:
             n += 1
         label = f"snap-{n}"
-    elif not isinstance(label, str) or not label:
+    elif not isinstance(label, str):
         raise invalid_input("$.label", "a string (empty or absent: an auto label)")
     captured = state.delete(REGISTRY) if REGISTRY in state else state
     return {"id": label}, state.set(REGISTRY, registry.with_state(label, context.now, captured))
