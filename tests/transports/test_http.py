@@ -259,3 +259,44 @@ def test_remote_mode_says_in_one_line_why_it_cannot_relay(server: str, case: str
     assert "Traceback" not in relayed.stderr
     answer = json.loads(relayed.stdout)
     assert answer["id"] == 1 and expected in answer["error"]["message"]
+
+
+def _abort_after_initialize(base: str) -> None:
+    """What an impatient client does: initialize, then drop the connection, on SSE (the
+    GET stream closed after the POST) and on streamable HTTP (the POST closed unread)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    address = urlsplit(base)
+    host, port = address.hostname or "127.0.0.1", address.port or 80
+    init = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "impatient", "version": "1"}}})
+    headers = {"content-type": "application/json", "authorization": f"Bearer {API_KEY}"}
+    stream = http.client.HTTPConnection(host, port, timeout=10)
+    stream.request("GET", "/sse", headers={**headers, "accept": "text/event-stream"})
+    events = stream.getresponse()
+    line = b""
+    while b"session_id" not in line:
+        line = events.fp.readline()
+    endpoint = line.decode().split("data: ", 1)[1].strip()
+    post = http.client.HTTPConnection(host, port, timeout=10)
+    post.request("POST", endpoint, body=init, headers=headers)
+    assert post.getresponse().status == 202
+    events.close()
+    stream.close()
+    for _ in range(3):
+        dropped = http.client.HTTPConnection(host, port, timeout=10)
+        dropped.request("POST", "/mcp", body=init, headers={
+            **headers, "accept": "application/json, text/event-stream"})
+        dropped.close()
+
+
+async def test_a_client_that_aborts_after_initialize_leaves_no_traceback(
+        tmp_path: Path) -> None:
+    with arest_serve(tmp_path, READINGS, "--api-key", API_KEY) as base:
+        _abort_after_initialize(base)
+        async with over_http(f"{base}/mcp", "legacy") as session:
+            assert (await session.list_tools()).tools
+    log = "".join(path.read_text() for path in tmp_path.glob("serve-*.log"))
+    assert "Traceback" not in log, log
