@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from arest.version import __version__ as __version__
+
 __all__ = ["ReadingError", "Tenant", "apply", "compile", "load", "warnings"]
 
 if TYPE_CHECKING:

@@ -21,6 +21,7 @@ import re
 from typing import Final
 
 from arest.algebra.objects import BOTTOM, Object, sequence
+from arest.errors import ArestError
 
 _BARE: Final = re.compile(r"[^,<>']+")
 _SPACE: Final = re.compile(r"\s*")
@@ -30,7 +31,7 @@ _CLOSE: Final = object()
 _COMMA: Final = object()
 
 
-class NotationError(ValueError):
+class NotationError(ArestError, ValueError):
     """Raised by :func:`read` when text is not an object in Backus notation.
 
     ``position`` is the 0-based offset of the problem, ``line`` and ``column`` its 1-based

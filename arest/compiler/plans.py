@@ -16,6 +16,7 @@ from typing import Any
 from arest.algebra import Object
 from arest.algebra.forms import comp, cons, const
 from arest.algebra.numerals import is_numeral
+from arest.errors import ArestError
 
 _COMPARISONS = {">": "gt", "<": "lt", ">=": "ge", "<=": "le", "=": "eq", "<>": "ne",
                 "!=": "ne"}
@@ -23,7 +24,7 @@ _OPERATORS = {"plus": "+", "+": "+", "minus": "-", "-": "-", "times": "*", "*": 
               "divided by": "/", "/": "/", "reduced by": "%-"}
 _TIGHT = frozenset({"*", "/"})
 
-class RuleError(Exception):
+class RuleError(ArestError):
     """A rule the engine cannot evaluate, with the reason; the reader turns it into a
     diagnostic at the rule."""
 

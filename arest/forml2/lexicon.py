@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from arest.errors import ArestError
+
 STOPWORDS = frozenset(
     {
         "Each",
@@ -65,7 +67,7 @@ sentence they are read only inside a literal.
 """
 
 
-class LexError(ValueError):
+class LexError(ArestError, ValueError):
     """Raised by :func:`lex` for an unterminated literal or a placeholder character outside
     a literal; ``offset`` locates it."""
 

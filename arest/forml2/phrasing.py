@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from arest.errors import ArestError
 from arest.forml2.constructs import Constraint, FactTypeDecl, Reading
 from arest.forml2.negation import negative
 from arest.forml2.parser import keywords
@@ -31,7 +32,7 @@ AGGREGATE_WORDS = frozenset({"count", "sum", "average", "avg", "minimum", "min",
 """Keywords the grammar also reads as a noun's adjective (its rule ``aggregate_word``)."""
 
 
-class VerbalizationError(ValueError):
+class VerbalizationError(ArestError, ValueError):
     """Raised by :func:`arest.forml2.verbalize` for a construct no FORML 2 sentence of the
     grammar reads back to (a deontic acyclic ring, a uniqueness over some but not all of a
     ternary's other roles, a rule atom whose variable its reading cannot name); the message

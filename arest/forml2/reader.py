@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
+from arest.errors import ArestError
 from arest.forml2 import bad_readings
 from arest.forml2.build import Builder, Issue
 from arest.forml2.constructs import Construct, NounDecl, Source
@@ -52,7 +53,7 @@ class Diagnostic:
         return text
 
 
-class ReadingError(ValueError):
+class ReadingError(ArestError, ValueError):
     """Raised when readings do not read: unparsable sentences, unknown or ambiguous fact
     types, conflicting declarations, facts contradicting a reference scheme.  The message
     lists every diagnostic compiler-style; ``diagnostics`` holds them as data, and

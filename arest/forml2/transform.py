@@ -12,6 +12,7 @@ from lark import Token, Tree
 from lark.exceptions import VisitError
 from lark.visitors import Transformer_NonRecursive
 
+from arest.errors import ArestError
 from arest.forml2.lexicon import Lexed
 from arest.forml2.syntax import (
     Aggregate,
@@ -46,7 +47,7 @@ def _text(tree: Tree[Any]) -> str:
     return " ".join(str(t) for t in tree.scan_values(lambda v: isinstance(v, Token)))
 
 
-class SyntaxProblem(ValueError):
+class SyntaxProblem(ArestError, ValueError):
     """Raised by :func:`to_syntax` when a sentence parses but what it says holds no value
     (a frequency that is not a whole number); ``column`` is the 1-based column of the
     masked sentence where it is, as lark counts."""

@@ -1,6 +1,6 @@
 """The runtime: the one mutable holder of a current D, made durable."""
 
-from arest.runtime.replay import ReplayError
+from arest.runtime.recovery import ReplayError
 from arest.runtime.storage import MemoryStorage, SqliteStorage, Storage, StorageError, open_storage
 from arest.runtime.tenant import Tenant, TenantLocked
 

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
+from arest.errors import ArestError
+
 FORMAT = "arest-journal-2"
 """Format 2 adds each entry's digest and facts, and the checkpoint's digest."""
 
@@ -35,7 +37,7 @@ OLDER_FORMATS = ("arest-journal-1",)
 digest, so they are replayed unchecked, as they were written."""
 
 
-class StorageError(RuntimeError):
+class StorageError(ArestError, RuntimeError):
     """Raised when a database cannot be used: not an arest database, corrupt, truncated,
     written by another format, or holding a journal whose replay does not give the asserted
     facts it recorded.  The message names the file and what was found."""

@@ -1,7 +1,7 @@
 """Tenant: the one mutable holder of a current D, durable before each answer.
 
 ``Tenant.open(*readings, db=…)`` loads the readings and recovers D from the database
-(:mod:`arest.runtime.replay`).  ``call(key, input)`` stamps the command with the time and its
+(:mod:`arest.runtime.recovery`).  ``call(key, input)`` stamps the command with the time and its
 signal source (time is an input, so replay is deterministic), applies SYSTEM, and keeps an
 accepted command in the journal, with the digest of the asserted facts after it, before it
 returns.  A command that changes nothing (an error, a rejection, a read) is not kept.
@@ -34,25 +34,30 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
-from arest import __version__
 from arest.algebra import EMPTY_STATE, State
 from arest.algebra.relations import Relation
 from arest.api import read_files
 from arest.compiler.population import population_cell
-from arest.runtime import replay
+from arest.errors import ArestError
+from arest.runtime import recovery
 from arest.runtime.codec import FORMAT as CODEC
 from arest.runtime.codec import encode, encode_cell
 from arest.runtime.digest import asserted_delta, recorded, text
 from arest.runtime.footprint import Footprint
 from arest.runtime.group_commit import GroupCommit
-from arest.runtime.replay import ReplayError, applied, changed_cells
+from arest.runtime.recovery import ReplayError
+from arest.runtime.runner import changed_cells, run_recording
 from arest.runtime.storage import Pending, Storage, open_storage
+from arest.system.commands import Command, parse_key
+from arest.system.context import SYSTEM, Context, read_context
 from arest.system.derive import is_derived, rebuilt_on_load, without_derived_facts
+from arest.system.errors import Refusal, invalid_input
+from arest.version import __version__
 
 __all__ = ["ReplayError", "Tenant", "TenantLocked", "readings_key", "utc_now"]
 
 
-class TenantLocked(RuntimeError):
+class TenantLocked(ArestError, RuntimeError):
     """Raised when a database is already open in another process; names the holder."""
 
 
@@ -104,14 +109,14 @@ def _lock(path: Path) -> IO[str]:
     return handle
 
 
-def _context_text(context: dict[str, str]) -> str:
+def _context_text(context: Context) -> str:
     """The context as JSON, made by hand: it is one per command, and always these two keys.
 
-    >>> json.loads(_context_text({"now": "2025-01-01T00:00:00Z", "source": "Human"}))
+    >>> json.loads(_context_text(Context("2025-01-01T00:00:00Z", "Human")))
     {'now': '2025-01-01T00:00:00Z', 'source': 'Human'}
     """
-    return (f'{{"now": {encode_basestring(context["now"])},'
-            f' "source": {encode_basestring(context["source"])}}}')
+    return (f'{{"now": {encode_basestring(context.now)},'
+            f' "source": {encode_basestring(context.source)}}}')
 
 
 def _fact_count(state: State) -> int:
@@ -121,7 +126,7 @@ def _fact_count(state: State) -> int:
 class Tenant:
     """A durable tenant over readings and a database (``:memory:`` for none)."""
 
-    def __init__(self, recovered: replay.Recovered, storage: Storage, key: str,
+    def __init__(self, recovered: recovery.Recovered, storage: Storage, key: str,
                  lock: IO[str] | None, clock: Callable[[], str]) -> None:
         self._current = (recovered.state, recovered.sequence, recovered.digest)
         """D, the sequence number of the last command in it, and its digest: one value, so
@@ -147,7 +152,7 @@ class Tenant:
             storage = open_storage(db)
             sources = read_files(*readings)
             key = readings_key(sources)
-            recovered = replay.recover(storage, db, key, sources)
+            recovered = recovery.recover(storage, db, key, sources)
             tenant = cls(recovered, storage, key, lock, clock)
             if recovered.rebased:  # new readings: keep D whole under them before the base
                 tenant._checkpoint(tenant._current, wait=True)
@@ -172,15 +177,27 @@ class Tenant:
         (:mod:`arest.runtime.digest`); the journal keeps it with every entry."""
         return text(self._current[2])
 
-    def call(self, key: str, request: Any = None, source: str = "System") -> dict[str, Any]:
-        """Apply one command; an accepted change is durable before this returns."""
+    def call(self, key: str, request: Any = None, source: str = SYSTEM) -> dict[str, Any]:
+        """Apply the command a key and its input make; an accepted change is durable before
+        this returns."""
         try:
-            encoded = json.dumps(request)
+            command = parse_key(key, request)
+        except Refusal as refusal:
+            return refusal.envelope
+        return self.run(command, source)
+
+    def run(self, command: Command, source: str = SYSTEM) -> dict[str, Any]:
+        """Apply one command from the given Signal Source; an accepted change is durable
+        before this returns."""
+        try:
+            encoded = json.dumps(command.input)
+            read_context({"source": source})
         except (TypeError, ValueError, RecursionError) as error:
             message = ("the input nests too deeply" if isinstance(error, RecursionError)
                        else "the input is not JSON")
-            return {"error": {"code": "invalid_input", "message": message, "path": "$",
-                              "expected": "JSON values"}}
+            return invalid_input("$", "JSON values", message).envelope
+        except Refusal as refusal:
+            return refusal.envelope
         self._journal.check()
         attempt = 0
         while True:
@@ -188,16 +205,16 @@ class Tenant:
             outer: AbstractContextManager[Any] = self._committing if exclusive else nullcontext()
             with outer:
                 snapshot, seen, _ = self._current
-                context = {"now": self._clock(), "source": source}
-                out, after, footprint = applied(snapshot, key, request, context)
+                context = Context(self._clock(), source)
+                out, after, footprint = run_recording(snapshot, command, context)
                 if after is snapshot:
                     committed = None
                 else:
                     inner: AbstractContextManager[Any] = (nullcontext() if exclusive
                                                           else self._committing)
                     with inner:
-                        committed = self._commit(snapshot, after, footprint, key, encoded,
-                                                 context)
+                        committed = self._commit(snapshot, after, footprint, command.key,
+                                                 encoded, context)
                     if committed is None:
                         attempt += 1
                         continue
@@ -208,7 +225,7 @@ class Tenant:
             return out
 
     def _commit(self, snapshot: State, after: State, footprint: Footprint | None, key: str,
-                request: str, context: dict[str, str]) -> tuple[State, int, int] | None:
+                request: str, context: Context) -> tuple[State, int, int] | None:
         """Install the command's D′ and queue its journal entry, unless a cell of its
         footprint changed since its snapshot (None: run it again).  Holds the commit lock."""
         current, sequence, digest = self._current

@@ -9,13 +9,17 @@ from typing import Any
 from arest.system.errors import invalid_input
 
 EPOCH = "1970-01-01T00:00:00Z"
-SOURCES = ("Agent", "Human", "System")
+
+AGENT, HUMAN, SYSTEM = "Agent", "Human", "System"
+SOURCES = (AGENT, HUMAN, SYSTEM)
+"""The Signal Sources a command can come from (the metamodel's ``Signal Source`` values):
+an agent over MCP, a person holding the admin key or at the terminal, the program itself."""
 
 
 @dataclass(frozen=True)
 class Context:
     now: str = EPOCH
-    source: str = "System"
+    source: str = SYSTEM
 
 
 def read_context(context: Any) -> Context:
@@ -38,7 +42,7 @@ def read_context(context: Any) -> Context:
         datetime.fromisoformat(now)
     except ValueError:
         raise invalid_input("$context.now", "an ISO-8601 date-time") from None
-    source = context.get("source", "System")
+    source = context.get("source", SYSTEM)
     if source not in SOURCES:
         raise invalid_input("$context.source", " or ".join(SOURCES))
     return Context(now, source)

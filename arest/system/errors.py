@@ -11,6 +11,8 @@ import difflib
 from collections.abc import Iterable
 from typing import Any
 
+from arest.errors import ArestError, envelope
+
 CODES = frozenset(
     {
         "unknown_key", "unknown_noun", "unknown_entity", "unknown_fact_type", "unknown_field",
@@ -21,13 +23,13 @@ CODES = frozenset(
 )
 
 
-class Refusal(Exception):
+class Refusal(ArestError):
     """Raised inside a handler when the command cannot be carried out as given."""
 
     def __init__(self, code: str, message: str, **details: Any) -> None:
         assert code in CODES, code
         super().__init__(message)
-        self.envelope: dict[str, Any] = {"error": {"code": code, "message": message, **details}}
+        self.envelope: dict[str, Any] = envelope(code, message, **details)
 
 
 def closest(name: str, candidates: Iterable[str], limit: int = 5) -> list[str]:

@@ -16,8 +16,9 @@ import mcp_types as types
 from mcp.server import Server, ServerRequestContext
 from mcp.server.context import CallNext, HandlerResult
 
-from arest import __version__
+from arest.errors import ArestError
 from arest.verbs import CATALOGUE, Surface
+from arest.version import __version__
 
 
 def remote_url(base: str, surface: Surface) -> str:
@@ -34,7 +35,7 @@ def remote_url(base: str, surface: Surface) -> str:
     return f"{root}?{urlencode(query, safe=',')}"
 
 
-class RemoteUnavailable(Exception):
+class RemoteUnavailable(ArestError):
     """Raised when the remote arest cannot be reached or refuses this process: the message
     says which, and what to do.  The stdio client has been answered with the same words."""
 

@@ -3,7 +3,7 @@
 ``mcp_server(tenant, caller_of)`` is the SDK's low-level ``Server`` with four handlers and
 nothing else to know: each request's caller (:class:`Caller`: its surface and Signal Source,
 read from the transport's request, or fixed for stdio) decides the tools listed; a call is
-``tenant.call(command_for(verb, arguments))``; resources are :mod:`arest.resources`.  Every
+``tenant.run(command_for(tool, arguments))``; resources are :mod:`arest.resources`.  Every
 transport runs this server; it serves both protocol eras (the client's first message
 decides), and advertises the caller's surface under ``capabilities.experimental.arest`` in
 either era's handshake.
@@ -29,22 +29,14 @@ from mcp.server.context import CallNext, HandlerResult
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
-from arest import __version__
 from arest.resources import RESOURCES
 from arest.runtime import Tenant
 from arest.runtime.tenant import utc_now
+from arest.system.context import AGENT
 from arest.transports.sampling import REQUEST, sample
-from arest.verbs import (
-    CATALOGUE,
-    DESTRUCTIVE,
-    READ_ONLY,
-    Surface,
-    SurfaceError,
-    VerbError,
-    command_for,
-)
+from arest.verbs import CATALOGUE, Surface, SurfaceError, VerbError, command_for
+from arest.version import __version__
 
-AGENT = "Agent"
 INSTRUCTIONS = (
     "arest runs a domain written as FORML 2 readings. Start with `schema` to learn the nouns, "
     "fact types and state machines; entities are read and changed with get, create, update, "
@@ -69,11 +61,11 @@ HTTP; None on stdio).  Raises :class:`SurfaceError` for a bad tag or tool name."
 
 
 def _tools(surface: Surface) -> list[types.Tool]:
-    return [types.Tool(name=verb.name, description=verb.description,
-                       input_schema=dict(verb.schema), annotations=types.ToolAnnotations(
-                           read_only_hint=verb.name in READ_ONLY,
-                           destructive_hint=verb.name in DESTRUCTIVE, open_world_hint=False))
-            for verb in surface.listed()]
+    return [types.Tool(name=tool.name, description=tool.description,
+                       input_schema=dict(tool.schema), annotations=types.ToolAnnotations(
+                           read_only_hint=tool.read_only, destructive_hint=tool.destructive,
+                           open_world_hint=False))
+            for tool in surface.listed()]
 
 
 def _result(out: dict[str, Any]) -> types.CallToolResult:
@@ -89,8 +81,7 @@ async def _run(tenant: Tenant, verb: str, arguments: dict[str, Any], caller: Cal
         command = command_for(verb, arguments, caller.surface)
     except VerbError as error:
         return error.envelope
-    out: dict[str, Any] = await anyio.to_thread.run_sync(
-        tenant.call, command.key, command.input, caller.source)
+    out: dict[str, Any] = await anyio.to_thread.run_sync(tenant.run, command, caller.source)
     return out
 
 

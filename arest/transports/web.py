@@ -26,10 +26,9 @@ from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from arest.runtime import Tenant
-from arest.transports.server import AGENT, Caller
+from arest.system.context import AGENT, HUMAN
+from arest.transports.server import Caller
 from arest.verbs import Surface, surface
-
-HUMAN = "Human"
 
 
 @dataclass(frozen=True)

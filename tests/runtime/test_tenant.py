@@ -113,7 +113,7 @@ def test_a_reopen_does_not_read_unchanged_readings_again(
     db = tmp_path / "shop.db"
     with arest.Tenant.open(ORDERS, db=db) as tenant:
         tenant.call("create:Customer", {"id": "ann@x", "Name": "Ann"})
-    import arest.runtime.replay as replay_module
+    import arest.runtime.recovery as replay_module
 
     def refuse(*_: object, **__: object) -> None:
         raise AssertionError("the readings were compiled again")
@@ -133,7 +133,7 @@ def test_a_reopen_does_not_read_unchanged_readings_again(
 def test_restart_from_a_checkpoint_replays_only_what_follows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import arest.runtime.replay as replay_module
+    import arest.runtime.recovery as replay_module
     import arest.runtime.tenant as tenant_module
 
     monkeypatch.setattr(tenant_module, "CHECKPOINT_EVERY", 5)
@@ -144,14 +144,14 @@ def test_restart_from_a_checkpoint_replays_only_what_follows(
         tenant.call("snapshot", {"label": "twelve"})
         expected = arest.apply(tenant.state, "list:Customer")[0]
     replayed: list[int] = []
-    original = replay_module.apply  # type: ignore[attr-defined]
+    original = replay_module.run_recording
 
     def counting(*arguments: object) -> object:
         replayed.append(1)
         return original(*arguments)  # type: ignore[arg-type]
 
     with monkeypatch.context() as patch:
-        patch.setattr(replay_module, "apply", counting)
+        patch.setattr(replay_module, "run_recording", counting)
         with arest.Tenant.open(ORDERS, db=db) as again:
             assert replayed == []  # closing kept a checkpoint of everything
             assert arest.apply(again.state, "list:Customer")[0] == expected
@@ -236,7 +236,7 @@ def test_changed_readings_list_every_violation_with_its_kind(tmp_path: Path) -> 
 
 
 def test_changed_readings_are_kept_once_the_population_fits_them(tmp_path: Path) -> None:
-    import arest.runtime.replay as replay_module
+    import arest.runtime.recovery as replay_module
 
     db = tmp_path / "shop.db"
     readings = tmp_path / "r.md"
@@ -251,14 +251,14 @@ def test_changed_readings_are_kept_once_the_population_fits_them(tmp_path: Path)
         assert arest.apply(tenant.state, "list:Customer")[0]["total"] == 3
         digest = tenant.digest
     replayed: list[str] = []
-    original = replay_module.apply  # type: ignore[attr-defined]
+    original = replay_module.run_recording
 
     def counting(*arguments: object) -> object:
         replayed.append(str(arguments[1]))
         return original(*arguments)  # type: ignore[arg-type]
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(replay_module, "apply", counting)
+        patch.setattr(replay_module, "run_recording", counting)
         with arest.Tenant.open(readings, db=db) as again:  # from the checkpoint it kept
             assert again.digest == digest and replayed == []
     readings.write_text(first)

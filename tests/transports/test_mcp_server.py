@@ -87,7 +87,7 @@ async def test_a_stray_exception_is_an_internal_error_without_its_text(
     def broken(*args: Any, **kwargs: Any) -> dict[str, Any]:
         raise RuntimeError("secret detail /etc/passwd")
 
-    monkeypatch.setattr(tenant, "call", broken)
+    monkeypatch.setattr(tenant, "run", broken)
     async with connected(tenant, era) as client:
         with pytest.raises(MCPError) as raised:
             await client.call_tool("schema", {})

@@ -19,13 +19,13 @@ open with every violation listed.  The caller then keeps a checkpoint under the 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arest.algebra import EMPTY_STATE, State, store_all
-from arest.api import apply, load_sources
+from arest.api import load_sources
+from arest.errors import ArestError
 from arest.runtime.codec import decode, decode_cell
 from arest.runtime.digest import (
     Delta,
@@ -36,53 +36,19 @@ from arest.runtime.digest import (
     state_digest,
     text,
 )
-from arest.runtime.footprint import Footprint
+from arest.runtime.runner import changed_cells, run_recording
 from arest.runtime.storage import Entry, Storage, StorageError
+from arest.system.commands import parse_key
+from arest.system.context import read_context
 from arest.system.derive import derive_all, rebuilt_on_load
+from arest.system.errors import Refusal
 from arest.system.validate import alethic, all_violations
 
-WHOLE_STATE_VERBS = frozenset({"snapshot", "rollback", "compile"})
-"""Verbs that capture, replace or revalidate all of D: their footprint is every cell.  (A
-snapshot keeps the state it is given, so it must be given D itself, not a recording view.)"""
 
-READING_VERBS = frozenset({"schema", "list", "read", "get", "query", "project", "verify",
-                           "explain", "snapshots", "actions", "search", "fetch", "ask",
-                           "synthesize", "validate"})
-"""Verbs that only read D: run on D itself, since nothing checks a reader's footprint.  Were
-one to change D, it would commit as the whole-state verbs do (only if nothing else had)."""
-
-_ABSENT = object()
-
-
-class ReplayError(RuntimeError):
+class ReplayError(ArestError, RuntimeError):
     """Raised on open when a journaled command is no longer accepted, or the population
     violates an alethic constraint, on readings that changed since the journal was written;
     the message lists every error or violation (the constraint's reading, kind, detail)."""
-
-
-def applied(state: State, key: Any, request: Any, context: dict[str, str]
-            ) -> tuple[dict[str, Any], State, Footprint | None]:
-    """SYSTEM on state, with the command's footprint recorded; no footprint (every cell)
-    for the verbs that take all of D or only read it, or when the command returned a state
-    it did not make from the one it was given."""
-    verb = key.partition(":")[0] if isinstance(key, str) else ""
-    if verb in WHOLE_STATE_VERBS or verb in READING_VERBS:
-        out, after = apply(state, key, request, context)
-        return out, after, None
-    footprint = Footprint()
-    out, result = apply(footprint.view(state), key, request, context)
-    made = footprint.state_of(result)
-    return (out, result, None) if made is None else (out, made, footprint)
-
-
-def changed_cells(before: State, after: State, footprint: Footprint | None) -> Iterable[str]:
-    """The cells that may differ: those written, or else every cell whose contents are not
-    the same object (O(cells), for the commands that take all of D)."""
-    if footprint is not None:
-        return footprint.written
-    names = [name for name, contents in after.items() if before.get(name, _ABSENT) is not contents]
-    names.extend(name for name in before if name not in after)
-    return names
 
 
 def described(out: dict[str, Any]) -> str:
@@ -94,6 +60,13 @@ def described(out: dict[str, Any]) -> str:
 
 
 def violations_text(violations: list[dict[str, Any]]) -> str:
+    """One indented line per violation: its reading, kind and modality, and its detail.
+
+    >>> print(violations_text([{"reading": "Each Customer has exactly one Name.",
+    ...     "kind": "MC", "modality": "alethic", "detail": {"key": ["c1"]}}]))
+    <BLANKLINE>
+      - Each Customer has exactly one Name. (MC, alethic): {"key": ["c1"]}
+    """
     return "".join(
         f"\n  - {v.get('reading')} ({v.get('kind')}, {v.get('modality')}):"
         f" {json.dumps(v.get('detail'), ensure_ascii=False)}" for v in violations
@@ -175,7 +148,11 @@ def recover(storage: Storage, db: str | Path, key: str,
         digest, checkpointed, start = state_digest(state), EMPTY_STATE, 0
     sequence = start
     for entry in storage.entries(after=start):
-        out, after, footprint = applied(state, entry.key, entry.input, entry.context)
+        try:
+            out, after, footprint = run_recording(
+                state, parse_key(entry.key, entry.input), read_context(entry.context))
+        except Refusal as refusal:
+            out, after, footprint = refusal.envelope, state, None
         if "error" in out or out.get("rejected"):
             raise ReplayError(f"{db}: journal entry {entry.sequence} ({entry.key}) is not"
                               f" accepted on these readings: {described(out)}")
