@@ -91,7 +91,7 @@ def test_each_tool_of_a_command_makes_that_command() -> None:
                                                                  "fields": {}},
                "transition": {"noun": "Order", "id": "o", "event": "e"},
                "delete": {"noun": "Order", "id": "o"}, "query": {"fact_type": "F"}}
-    for name, tool in CATALOGUE.items():
+    for name in CATALOGUE:
         if name == "apply":
             continue
         made = command_for(name, samples.get(name, INPUTS[name][1]), EVERYTHING)
