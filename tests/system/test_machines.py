@@ -4,16 +4,19 @@ fold."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import pytest
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 import arest
-from arest.algebra import evaluate
+from arest.algebra import apply, evaluate
+from arest.compiler.machines import Machine
 from arest.system.machines import machine_of
-from tests.corpus import OWN_READINGS
+from tests.corpus import OWN_DOMAINS, OWN_READINGS
 
 
 def corpus(name: str) -> Any:
@@ -132,6 +135,43 @@ def test_a_retry_cycle_returns_to_queued() -> None:
     assert machine is not None and machine.terminal == ("Passed",)
     fold = evaluate(machine.fold(), ("Queued", ("run", "fail", "retry", "run", "pass")), D)
     assert fold == "Passed"
+
+
+@cache
+def corpus_machines() -> list[tuple[Any, Machine]]:
+    """Every machine of the project's corpus, with its D."""
+    found = []
+    for domain in OWN_DOMAINS:
+        D = corpus(domain)
+        for noun in D.get("machines", ()):
+            machine = machine_of(D, str(noun))
+            assert machine is not None
+            found.append((D, machine))
+    return found
+
+
+@st.composite
+def event_runs(draw: st.DrawFn) -> tuple[Any, Machine, str, tuple[str, ...]]:
+    """A corpus machine, a status of it, and events: its own and one it does not have."""
+    D, machine = draw(st.sampled_from(corpus_machines()))
+    statuses = sorted({machine.initial, *(t.source for t in machine.transitions)})
+    events = st.sampled_from([*machine.events, "no-such-event"])
+    return D, machine, draw(st.sampled_from(statuses)), tuple(draw(st.lists(events,
+                                                                            max_size=8)))
+
+
+@given(event_runs())
+def test_the_fold_over_events_is_the_successive_transitions(
+        run: tuple[Any, Machine, str, tuple[str, ...]]) -> None:
+    D, machine, status, events = run
+    expected = status
+    for event in events:
+        legal = [t.target for t in machine.legal(expected) if t.event == event]
+        after = evaluate(machine.function, (expected, event), D)
+        assert after == (legal[0] if legal else ())  # φ: not legal from there
+        expected = legal[0] if legal else expected
+    assert evaluate(machine.fold(), (status, events), D) == expected
+    assert apply(machine.fold(), (status, events), D) == expected  # the reference reducer
 
 
 def test_declared_terminal_statuses_and_initial_without_declaration() -> None:
