@@ -272,6 +272,31 @@ def test_links_hold_the_legal_transitions_keyed_by_event() -> None:
     assert "cancel" not in links and "check-in" not in links  # terminal: no transition
 
 
+def transition_links(entity: dict[str, Any]) -> set[str]:
+    return {rel for rel, link in entity["_links"].items() if link.get("method") == "POST"}
+
+
+def test_next_actions_are_the_legal_events_the_links_offer() -> None:
+    D = clinic()
+    out, D = firing(D, "Visit", "v1", "check-in")
+    assert out["next_actions"] == [
+        {"key": "transition:Visit", "input": {"id": "v1", "event": event}, "to": to}
+        for event, to in [("cancel", "Cancelled"), ("see", "Seen")]]
+    assert {a["input"]["event"] for a in out["next_actions"]} == transition_links(out["entity"])
+    out, D1 = firing(D, "Visit", "v1", "bill")  # not legal from Checked In: D′ = D
+    assert out["rejected"] and D1 is D
+    assert [a["input"]["event"] for a in out["next_actions"]] == ["cancel", "see"]
+    out, _ = firing(D, "Visit", "v1", "cancel")  # a terminal status: nothing is legal
+    assert out["next_actions"] == [] and transition_links(out["entity"]) == set()
+
+
+def test_next_actions_are_empty_without_a_machine() -> None:
+    out, _ = arest.apply(clinic(), "create:Patient", {"id": "p2", "Full Name": "Sam",
+                                                      "Phone": "556", "Home Address": "2 Elm"})
+    assert not out["rejected"] and "status" not in out["entity"]
+    assert out["next_actions"] == []
+
+
 def test_a_cycle_without_an_exit_is_a_compile_warning() -> None:
     D = arest.compile(MACHINE_READINGS + "Transition 'reopen' is defined in State Machine "
                       "Definition 'Ticket'.\nTransition 'reopen' is from Status 'Closed'.\n"
