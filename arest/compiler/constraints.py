@@ -87,8 +87,9 @@ class Compiled:
 
 
 def compile_constraint(c: ConstraintInfo, schema: Schema) -> Compiled | None:
-    """The constraint compiled, or None for a shape it does not enforce (listed by
-    :func:`compile_constraints`); a permitted constraint constrains nothing and compiles to no check."""
+    """The constraint compiled, or None for a shape it does not enforce (refused by
+    :func:`compile_constraints`); a permitted constraint constrains nothing and compiles to
+    no check."""
     if any(f not in schema.fact_types for f, _, _ in c.spans):
         return None
     if c.operator == "permitted" or (c.kind == "TR" and c.modality == "alethic"):
