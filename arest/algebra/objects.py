@@ -9,14 +9,13 @@ is ⊥: build sequences with :func:`sequence`, which enforces that, rather than 
 ('a', ('b', 'c'))
 >>> sequence("a", BOTTOM)
 ⊥
->>> is_atom(PHI), is_sequence(PHI)
+>>> is_atom(PHI), PHI == ()
 (True, True)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Final, TypeAlias, TypeGuard
+from typing import Any, Final, TypeAlias
 
 
 class Bottom:
@@ -74,15 +73,6 @@ def is_atom(x: Object) -> bool:
     return type(x) is str or x == ()
 
 
-def is_sequence(x: Object) -> TypeGuard[tuple[Object, ...]]:
-    """True for φ and every ⟨x₁,…,xₙ⟩.
-
-    >>> is_sequence(()), is_sequence(("a",)), is_sequence("a")
-    (True, True, False)
-    """
-    return type(x) is tuple
-
-
 def sequence(*items: Object) -> Object:
     """⟨x₁,…,xₙ⟩, or ⊥ when some xᵢ is ⊥ (sequences are ⊥-preserving).
 
@@ -94,15 +84,6 @@ def sequence(*items: Object) -> Object:
     ⊥
     """
     return BOTTOM if any(item is BOTTOM for item in items) else items
-
-
-def sequence_of(items: Iterable[Object]) -> Object:
-    """:func:`sequence` over an iterable.
-
-    >>> sequence_of(iter(["a", "b"]))
-    ('a', 'b')
-    """
-    return sequence(*items)
 
 
 def equal(x: Object, y: Object) -> bool:

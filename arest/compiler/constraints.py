@@ -87,8 +87,9 @@ class Compiled:
 
 
 def compile_constraint(c: ConstraintInfo, schema: Schema) -> Compiled | None:
-    """The constraint compiled, or None for a shape it does not enforce (listed by
-    :func:`unenforced`); a permitted constraint constrains nothing and compiles to no check."""
+    """The constraint compiled, or None for a shape it does not enforce (refused by
+    :func:`compile_constraints`); a permitted constraint constrains nothing and compiles to
+    no check."""
     if any(f not in schema.fact_types for f, _, _ in c.spans):
         return None
     if c.operator == "permitted" or (c.kind == "TR" and c.modality == "alethic"):
@@ -157,12 +158,7 @@ def trigger_cells(compiled: Sequence[Compiled]) -> list[tuple[str, Object]]:
     return [(cell, tuple(sorted(ids))) for cell, ids in sorted(woken.items())]
 
 
-def unenforced(schema: Schema) -> list[ConstraintInfo]:
-    """The constraints whose shape has no compiled check."""
-    return compile_constraints(schema)[1]
-
-
 __all__ = [
     "ADDED", "CONSTRAINT", "ENTITIES", "REMOVED", "Compiled", "compile_constraint",
-    "compile_constraints", "constraint_cell", "constraint_cells", "trigger_cell", "unenforced",
+    "compile_constraints", "constraint_cell", "constraint_cells", "trigger_cell",
 ]

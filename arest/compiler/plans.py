@@ -56,13 +56,23 @@ class Plan:
 
 
 def literal_of(term: str) -> str | None:
-    """The value of a quoted literal term (``'Done'``), or None for a variable."""
+    """The value of a quoted literal term (``'Done'``), or None for a variable.
+
+    >>> literal_of("'Done'"), literal_of("'it''s'"), literal_of("Order")
+    ('Done', "it's", None)
+    """
     if len(term) >= 2 and term[0] == "'" and term[-1] == "'":
         return term[1:-1].replace("''", "'")
     return None
 
 
 def operand_literal(term: str) -> str | None:
+    """The value of an operand that is a constant: a numeral as written, or a quoted
+    literal's value; None for a variable.
+
+    >>> operand_literal("100"), operand_literal("'gold'"), operand_literal("Amount")
+    ('100', 'gold', None)
+    """
     return term if is_numeral(term) else literal_of(term)
 
 
@@ -178,12 +188,22 @@ class _Body:
 
 
 def clause_kind(condition: Any) -> str:
+    """``atom``, ``comparison``, ``computation`` or ``aggregation``: the kind of a rule
+    condition (:mod:`arest.forml2.constructs`)."""
     name = type(condition).__name__.lstrip("_")
     return {"Atom": "atom", "Computation": "computation", "Aggregation": "aggregation",
             "Comparison": "comparison"}.get(name, name)
 
 
 def variables_of(condition: Any) -> set[str]:
+    """The variables a condition names (its literals and numerals left out).
+
+    >>> from arest.forml2.constructs import Atom, Comparison
+    >>> sorted(variables_of(Atom("Order_has_Status", ("Order", "'Done'"))))
+    ['Order']
+    >>> sorted(variables_of(Comparison("Amount", ">", "100")))
+    ['Amount']
+    """
     kind = clause_kind(condition)
     if kind == "atom":
         return {t for t in condition.terms if literal_of(t) is None}
@@ -203,6 +223,8 @@ def _unsafe(pending: Sequence[Any], columns: dict[str, int], reading: str) -> st
 
 
 def positive_vars(conditions: Sequence[Any], head_terms: Sequence[str]) -> set[str]:
+    """The variables a positive condition (an atom not negated, or a computation) binds,
+    and the consequent's: those a negation may take as bound."""
     found = {t for t in head_terms if literal_of(t) is None}
     for c in conditions:
         if clause_kind(c) == "atom" and not c.negated:
@@ -222,6 +244,17 @@ def _seed_spec(terms: Sequence[str], negated: bool, positive_vars: set[str]
 def build_plan(seed: str, negated: bool, seed_terms: Sequence[str], rest: Sequence[Any],
           head_terms: Sequence[str], positive_vars: set[str], reading: str,
           outputs: Sequence[str] | None = None) -> Plan:
+    """The plan from facts of ``seed`` (whose roles are ``seed_terms``) through the
+    conditions ``rest`` to the rows that give the consequent ``head_terms`` (or
+    ``outputs``); :class:`RuleError` when the conditions leave a wanted variable unbound.
+
+    >>> from arest.forml2.constructs import Atom, Comparison
+    >>> over = Comparison("Amount", ">", "100")
+    >>> plan = build_plan("Order_has_Amount", False, ("Order", "Amount"), [over], ("Order",),
+    ...                   {"Order", "Amount"}, "Each big Order ...")
+    >>> plan.head, evaluate(plan.steps, (("o1", "50"), ("o2", "150")))
+    ((('=', '1'),), (('o2', '150'),))
+    """
     spec, bound = _seed_spec(seed_terms, negated, positive_vars)
     body = _Body(bound, positive_vars)
     body.run(rest, reading)

@@ -59,6 +59,7 @@ class Compiled:
     rules: tuple[DerivationRule, ...] = ()
 
     def source_of(self, constraint_id: str) -> tuple[str, int, int]:
+        """(path, line, column) of the sentence that states the constraint."""
         return dict(self.constraint_sources).get(constraint_id, ("<readings>", 0, 0))
 
 
@@ -139,6 +140,7 @@ def sources_of(state: State) -> tuple[Source, ...]:
 
 
 def warnings_of(state: State) -> tuple[str, ...]:
+    """The warnings reading D's readings gave, compiler-style (``arest.warnings``)."""
     contents = state.get(WARNINGS_CELL)
     return tuple(str(item) for item in contents) if type(contents) is tuple else ()
 

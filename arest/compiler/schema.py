@@ -18,6 +18,9 @@ from arest.algebra.relations import Fact, Relation
 
 @dataclass(frozen=True)
 class NounInfo:
+    """A noun: its kind (``entity``, ``value``, ``abstract``), reference scheme, supertypes
+    and declared plural."""
+
     name: str
     kind: str
     reference: tuple[str, ...]
@@ -27,6 +30,9 @@ class NounInfo:
 
 @dataclass(frozen=True)
 class FactTypeInfo:
+    """A fact type: its role nouns in role order, its readings (the one its id was made from
+    first) and its derivation mode (``""`` when asserted only)."""
+
     id: str
     roles: tuple[str, ...]
     readings: tuple[str, ...]
@@ -35,6 +41,8 @@ class FactTypeInfo:
 
 @dataclass(frozen=True)
 class ConstraintInfo:
+    """A constraint as the metamodel states it: what the compiler turns into a check."""
+
     id: str
     kind: str
     modality: str
@@ -100,6 +108,8 @@ class ConstraintInfo:
 
 @dataclass(frozen=True)
 class RuleInfo:
+    """A derivation rule: its sentence, the fact type it derives and its mode."""
+
     id: str
     reading: str
     fact_type: str
@@ -108,6 +118,8 @@ class RuleInfo:
 
 @dataclass(frozen=True)
 class TransitionInfo:
+    """A transition of a machine: the statuses it leaves and enters, and its event."""
+
     name: str
     sources: tuple[str, ...]
     targets: tuple[str, ...]
@@ -116,6 +128,9 @@ class TransitionInfo:
 
 @dataclass(frozen=True)
 class MachineInfo:
+    """A state machine definition as declared, before :mod:`arest.compiler.machines`
+    compiles it."""
+
     id: str
     noun: str
     initial: tuple[str, ...]
@@ -126,6 +141,8 @@ class MachineInfo:
 
 @dataclass(frozen=True)
 class Schema:
+    """Everything D's metamodel facts declare, by id (:func:`schema_of`)."""
+
     nouns: dict[str, NounInfo]
     fact_types: dict[str, FactTypeInfo]
     constraints: dict[str, ConstraintInfo]
@@ -166,7 +183,17 @@ def _primary_first(fact_type: str, readings: list[str]) -> tuple[str, ...]:
 
 
 def schema_of(state: State) -> Schema:
-    """The schema that D's metamodel facts describe."""
+    """The schema that D's metamodel facts describe.
+
+    >>> import arest
+    >>> schema = schema_of(arest.compile("Order(.id) is an entity type.\\n"
+    ...                                  "Customer(.Name) is an entity type.\\n"
+    ...                                  "Order was placed by Customer.\\n"))
+    >>> schema.fact_types["Order_was_placed_by_Customer"].roles
+    ('Order', 'Customer')
+    >>> [f.id for f in schema.played_by("Customer")]
+    ['Customer_has_Name', 'Order_was_placed_by_Customer']
+    """
     kinds = _pairs(state, "Noun_has_Object_Type")
     references = _pairs(state, "Noun_has_Reference_Scheme")
     supertypes = _pairs(state, "Noun_has_supertype_Noun")

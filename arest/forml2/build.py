@@ -21,7 +21,7 @@ from arest.forml2.constructs import (
 )
 from arest.forml2.machines import MACHINE_FACT_TYPES
 from arest.forml2.schema import Resolution, Schema, fact_type_id
-from arest.forml2.syntax import Clause, Noun, Phrase, Statement
+from arest.forml2.syntax import Clause, Noun, Statement
 
 RESERVED = (
     "each",
@@ -355,8 +355,3 @@ def _describe(decl: NounDecl) -> str:
 
 def _article(decl: NounDecl) -> str:
     return {"entity": "an entity type", "value": "a value type"}.get(decl.kind, "abstract")
-
-
-def phrase_noun(phrase: Phrase, subject: Phrase) -> Noun:
-    """The noun a phrase denotes (``itself`` denotes the clause's subject)."""
-    return subject.noun if phrase.itself else phrase.noun

@@ -80,12 +80,6 @@ class Reading:
     schema: Schema = field(compare=False)
     shapes: Shapes = field(compare=False, repr=False)
 
-    def raise_for_errors(self) -> Reading:
-        """Self, or :class:`ReadingError` when there are diagnostics."""
-        if self.diagnostics:
-            raise ReadingError(self.diagnostics)
-        return self
-
 
 def _diagnostic(
     paragraph: Paragraph, path: str, offset: int, message: str, expected: tuple[str, ...] = ()

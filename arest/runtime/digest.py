@@ -68,7 +68,13 @@ def fact_hash(cell: str, fact: Fact) -> int:
 
 
 def counts(cell: str, contents: Cell | None) -> bool:
-    """Whether a cell's facts are in the digest: a relation that is not an ``asserted:`` copy."""
+    """Whether a cell's facts are in the digest: a relation that is not an ``asserted:`` copy.
+
+    >>> from arest.algebra.relations import Relation
+    >>> R = Relation.of(2, [("a", "b")])
+    >>> counts("R", R), counts("asserted:R", R), counts("machines", ("Order",))
+    (True, False, False)
+    """
     return isinstance(contents, Relation) and not cell.startswith(ASSERTED_PREFIX)
 
 

@@ -300,7 +300,16 @@ class SqliteStorage:
 
 
 def open_storage(db: str | Path) -> Storage:
-    """``:memory:`` → :class:`MemoryStorage`; a path → :class:`SqliteStorage`."""
+    """``:memory:`` → :class:`MemoryStorage`; a path → :class:`SqliteStorage`.
+
+    >>> journal = open_storage(":memory:")
+    >>> journal.append([Pending(1, "create:Order", '{"id": "o1"}', '{"source": "Agent"}',
+    ...                         "v1:0", "{}")])
+    >>> [(e.sequence, e.key, e.input, e.context) for e in journal.entries()]
+    [(1, 'create:Order', {'id': 'o1'}, {'source': 'Agent'})]
+    >>> journal.durable, journal.restore("readings"), journal.disk_space_bytes()
+    (False, None, 0)
+    """
     if str(db) == ":memory:":
         return MemoryStorage()
     return SqliteStorage(Path(db))

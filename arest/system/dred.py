@@ -61,16 +61,12 @@ def derive(before: State, state: State, added: Facts, removed: Facts,
         for fact_type, facts in found.added.items():
             for fact in facts:
                 changes.add(fact_type, fact)
-                _note(plus, minus, fact_type, fact)
+                plus.setdefault(fact_type, set()).add(fact)
         for fact_type, facts in found.removed.items():
             for fact in facts:
                 changes.remove(fact_type, fact)
-                _note(minus, plus, fact_type, fact)
+                minus.setdefault(fact_type, set()).add(fact)
     return state, changes
-
-
-def _note(into: Facts, other: Facts, fact_type: str, fact: Fact) -> None:
-    into.setdefault(fact_type, set()).add(fact)
 
 
 def _asserted_changes(state: State, program: Program, plus: Facts, minus: Facts) -> State:

@@ -21,7 +21,7 @@ from arest.system.dred import derive
 from arest.system.entities import field_named, fields, represent, slug
 from arest.system.errors import Refusal, closest, invalid_input
 from arest.system.inputs import atom, entity_id, role_names
-from arest.system.machines import effects, fire, start, triggered
+from arest.system.machines import effects, fire, next_actions, start, triggered
 from arest.system.validate import alethic, violations
 
 Output = dict[str, Any]
@@ -255,7 +255,9 @@ def command_result(
     ``fired``: the transitions the command fired, for their effects.  Facts entering P fire
     the transitions their fact type triggers, derived facts included, until the statuses are
     stable (at most AUTOMATIC_ROUNDS rounds).  Every entity the change brought into a
-    population of a noun with a machine starts in s₀ first."""
+    population of a noun with a machine starts in s₀ first.  ``next_actions`` are the events
+    legal for the entity in D′ (its ``_links`` transitions), [] without an entity or a
+    machine."""
     start(change)
     state, delta, derived = settle(before, change)
     fired = list(fired or [])
@@ -276,14 +278,15 @@ def command_result(
     rejected = bool(alethic(found))
     after = before if rejected else state
     out: Output = {"rejected": rejected}
+    actions: list[dict[str, Any]] = []
     if entity is not None:
         noun, entity_id_ = entity
-        out["entity"] = (
-            represent(after, noun, entity_id_) if exists(after, noun, entity_id_) else None
-        )
+        alive = exists(after, noun, entity_id_)
+        out["entity"] = represent(after, noun, entity_id_) if alive else None
+        actions = next_actions(after, noun, entity_id_) if alive else []
     out.update(violations=found, derived=[] if rejected else derived,
                effects=[] if rejected else effects(state, fired or [], delta.added),
-               next_actions=[])
+               next_actions=actions)
     return out, after
 
 

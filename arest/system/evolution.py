@@ -24,10 +24,10 @@ from arest.compiler.population import Change
 from arest.compiler.readings import read_sources, sources_of
 from arest.forml2 import ReadingError
 from arest.system.context import Context
-from arest.system.entities import fields
+from arest.system.entities import fields, represent
 from arest.system.entity_verbs import Output, command_result, create_entity
 from arest.system.errors import invalid_input
-from arest.system.machines import machine_of, status_of
+from arest.system.machines import next_actions
 from arest.system.self_modification import compile_readings, reading_refusal
 
 DOMAIN_CHANGE = "Domain Change"
@@ -81,25 +81,12 @@ def propose(state: State, request: Any, context: Context) -> tuple[Output, State
     if rationale:
         entity_request["Rationale"] = rationale
     entity = create_entity(change, DOMAIN_CHANGE, entity_request, "$")
-    out, after = command_result(state, change, (DOMAIN_CHANGE, entity))
-    if not out["rejected"]:
-        out["next_actions"] = next_actions(after, entity)
-    return out, after
+    return command_result(state, change, (DOMAIN_CHANGE, entity))
 
 
 def _nouns_after(sources: tuple[tuple[str, str], ...]) -> set[str]:
     compiled = read_sources(sources)
     return {fact[0] for name, fact in compiled.facts if name == "Noun_has_Object_Type"}
-
-
-def next_actions(state: State, entity: str) -> list[dict[str, Any]]:
-    """The transitions legal for the Domain Change now, as keys and inputs to call."""
-    machine = machine_of(state, DOMAIN_CHANGE)
-    status = status_of(state, DOMAIN_CHANGE, entity)
-    if machine is None or status is None:
-        return []
-    return [{"key": f"transition:{DOMAIN_CHANGE}", "input": {"id": entity, "event": t.event},
-             "to": t.target} for t in machine.legal(status)]
 
 
 def applied(before: State, out: Output, after: State, entity: str) -> tuple[Output, State]:
@@ -113,8 +100,10 @@ def applied(before: State, out: Output, after: State, entity: str) -> tuple[Outp
         relation, Relation) else []
     compiled, final = compile_readings(after, {"readings": texts[0] if texts else ""})
     if compiled["rejected"]:
+        # D′ = D: the Domain Change is as it was before the command, and so are its actions.
         return dict(out, rejected=True, violations=compiled["violations"], derived=[],
-                    effects=[]), before
+                    effects=[], entity=represent(before, DOMAIN_CHANGE, entity),
+                    next_actions=next_actions(before, DOMAIN_CHANGE, entity)), before
     out = dict(out, derived=out["derived"] + compiled["derived"])
     return out, final
 

@@ -90,6 +90,22 @@ def _machines_with_triggers(state: State) -> list[Machine]:
     return [m for m in machines if m is not None and m.triggers]
 
 
+def next_actions(state: State, noun: str, entity: str) -> list[dict[str, Any]]:
+    """The events legal for the entity from its status in state, one per event (the
+    transition the transition function takes, as in ``_links``), each as the key and input
+    that fire it and the status it leads to; [] when its noun has no machine or it has no
+    status."""
+    machine = machine_of(state, noun)
+    status = status_of(state, noun, entity)
+    if machine is None or status is None:
+        return []
+    first: dict[str, Transition] = {}
+    for t in machine.legal(status):
+        first.setdefault(t.event, t)
+    return [{"key": f"transition:{noun}", "input": {"id": entity, "event": t.event},
+             "to": t.target} for t in first.values()]
+
+
 def is_terminal(state: State, noun: str, entity: str) -> bool:
     machine = machine_of(state, noun)
     return machine is not None and status_of(state, noun, entity) in machine.terminal

@@ -73,8 +73,6 @@ def _fire(state: State, noun: str, entity: str, event: str, context: Context = N
     out, after = command_result(state, change, (noun, entity), fired=[(noun, entity, fired)])
     if governed:
         return evolution.applied(state, out, after, entity)
-    if noun == evolution.DOMAIN_CHANGE and not out["rejected"]:
-        out["next_actions"] = evolution.next_actions(after, entity)
     return out, after
 
 

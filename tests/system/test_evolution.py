@@ -73,6 +73,11 @@ def test_apply_is_rejected_as_a_whole_when_the_population_violates_the_readings(
     out, D1 = move(D, change, "apply", AGENT)
     assert out["rejected"] and D1 is D
     assert out["violations"][0]["kind"] == "MC"
+    # The result shows the Domain Change as D′ holds it: still Approved, apply still legal.
+    assert out["entity"]["status"] == "Approved"
+    assert "apply" in out["entity"]["_links"]
+    assert {"key": "transition:Domain Change", "input": {"id": change, "event": "apply"},
+            "to": "Applied"} in out["next_actions"]
 
 
 def test_propose_checks_its_readings_and_nouns_and_takes_the_source_from_the_context() -> None:

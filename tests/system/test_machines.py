@@ -4,16 +4,19 @@ fold."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import pytest
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 import arest
-from arest.algebra import evaluate
+from arest.algebra import apply, evaluate
+from arest.compiler.machines import Machine
 from arest.system.machines import machine_of
-from tests.corpus import OWN_READINGS
+from tests.corpus import OWN_DOMAINS, OWN_READINGS
 
 
 def corpus(name: str) -> Any:
@@ -134,6 +137,43 @@ def test_a_retry_cycle_returns_to_queued() -> None:
     assert fold == "Passed"
 
 
+@cache
+def corpus_machines() -> list[tuple[Any, Machine]]:
+    """Every machine of the project's corpus, with its D."""
+    found = []
+    for domain in OWN_DOMAINS:
+        D = corpus(domain)
+        for noun in D.get("machines", ()):
+            machine = machine_of(D, str(noun))
+            assert machine is not None
+            found.append((D, machine))
+    return found
+
+
+@st.composite
+def event_runs(draw: st.DrawFn) -> tuple[Any, Machine, str, tuple[str, ...]]:
+    """A corpus machine, a status of it, and events: its own and one it does not have."""
+    D, machine = draw(st.sampled_from(corpus_machines()))
+    statuses = sorted({machine.initial, *(t.source for t in machine.transitions)})
+    events = st.sampled_from([*machine.events, "no-such-event"])
+    return D, machine, draw(st.sampled_from(statuses)), tuple(draw(st.lists(events,
+                                                                            max_size=8)))
+
+
+@given(event_runs())
+def test_the_fold_over_events_is_the_successive_transitions(
+        run: tuple[Any, Machine, str, tuple[str, ...]]) -> None:
+    D, machine, status, events = run
+    expected = status
+    for event in events:
+        legal = [t.target for t in machine.legal(expected) if t.event == event]
+        after = evaluate(machine.function, (expected, event), D)
+        assert after == (legal[0] if legal else ())  # φ: not legal from there
+        expected = legal[0] if legal else expected
+    assert evaluate(machine.fold(), (status, events), D) == expected
+    assert apply(machine.fold(), (status, events), D) == expected  # the reference reducer
+
+
 def test_declared_terminal_statuses_and_initial_without_declaration() -> None:
     D = corpus("library")
     machine = machine_of(D, "Loan")
@@ -230,6 +270,31 @@ def test_links_hold_the_legal_transitions_keyed_by_event() -> None:
     D = firing(D, "Visit", "v1", "cancel")[1]
     links = arest.apply(D, "read:Visit", "v1")[0]["_links"]
     assert "cancel" not in links and "check-in" not in links  # terminal: no transition
+
+
+def transition_links(entity: dict[str, Any]) -> set[str]:
+    return {rel for rel, link in entity["_links"].items() if link.get("method") == "POST"}
+
+
+def test_next_actions_are_the_legal_events_the_links_offer() -> None:
+    D = clinic()
+    out, D = firing(D, "Visit", "v1", "check-in")
+    assert out["next_actions"] == [
+        {"key": "transition:Visit", "input": {"id": "v1", "event": event}, "to": to}
+        for event, to in [("cancel", "Cancelled"), ("see", "Seen")]]
+    assert {a["input"]["event"] for a in out["next_actions"]} == transition_links(out["entity"])
+    out, D1 = firing(D, "Visit", "v1", "bill")  # not legal from Checked In: D′ = D
+    assert out["rejected"] and D1 is D
+    assert [a["input"]["event"] for a in out["next_actions"]] == ["cancel", "see"]
+    out, _ = firing(D, "Visit", "v1", "cancel")  # a terminal status: nothing is legal
+    assert out["next_actions"] == [] and transition_links(out["entity"]) == set()
+
+
+def test_next_actions_are_empty_without_a_machine() -> None:
+    out, _ = arest.apply(clinic(), "create:Patient", {"id": "p2", "Full Name": "Sam",
+                                                      "Phone": "556", "Home Address": "2 Elm"})
+    assert not out["rejected"] and "status" not in out["entity"]
+    assert out["next_actions"] == []
 
 
 def test_a_cycle_without_an_exit_is_a_compile_warning() -> None:
