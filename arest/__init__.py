@@ -1,8 +1,10 @@
 """arest: FORML 2 readings in, a running application out.
 
-Everything is evaluated by one small β-reducer over Backus's FFP algebra
-(:mod:`arest.algebra`) on immutable persistent-map cells.  ``import arest`` stays light: the
-reader, the compiler and the system function load on first use.
+Every compiled reading is an FFP object (Backus's algebra, :mod:`arest.algebra`) in a cell
+of an immutable persistent map D, evaluated by the FFP evaluator (compiled to Python, equal
+to the reference β-reducer); every request is one application of the system function.
+``import arest`` stays light: the reader, the compiler and the system function load on
+first use.
 
 >>> import arest
 >>> out, D = arest.apply(arest.compile("Order was placed by Customer."), "schema",

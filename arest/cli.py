@@ -72,7 +72,7 @@ Exit codes:
 @click.group(epilog=EXIT_CODES)
 @click.version_option(package_name="arest")
 def main() -> None:
-    """arest: FORML 2 readings evaluated by a β-reducer over Backus's FFP algebra.
+    """arest: FORML 2 readings compiled to Backus's FFP algebra and run as an application.
 
     Every error is one line on stderr beginning ``arest:`` (readings' diagnostics one line
     each), with the exit codes below."""
