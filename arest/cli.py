@@ -9,7 +9,9 @@ Backus notation, and prints the result:
 ``arest check READINGS…`` reads readings and prints their diagnostics compiler-style;
 ``arest apply KEY [INPUT] --readings … --db …`` runs one command on a durable tenant;
 ``arest mcp --readings …`` serves the tenant to an agent over MCP on stdio;
-``arest serve READINGS…`` serves it over HTTP (``/mcp``) and SSE (``/sse``).
+``arest serve READINGS…`` serves it through every web transport installed: arest's own are
+streamable HTTP (``/mcp``) and SSE (``/sse``).  The transports are plugins found by their
+entry-point groups (:mod:`arest.transports`), never imported here by name.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from __future__ import annotations
 import errno
 import json
 import sys
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -26,7 +27,8 @@ import click
 from arest.algebra import DEFAULT_FUEL, NotationError, Object, apply, evaluate, read, show
 from arest.api import ReadingError, load_sources, read_files, warnings
 from arest.runtime import ReplayError, StorageError, Tenant, TenantLocked
-from arest.transports import GROUP, Transport
+from arest.system.context import HUMAN
+from arest.transports import TransportUnavailable, process_transport, web_transports
 
 DATABASE_NAME = "arest.db"
 
@@ -64,7 +66,8 @@ EXIT_CODES = """\b
 Exit codes:
   0  done
   1  the command failed: an error or a rejection (apply), readings with errors
-     (check), a tenant that cannot be opened, an arest server that cannot be reached
+     (check), a tenant that cannot be opened, an arest server that cannot be reached,
+     a transport plugin that cannot be loaded (mcp, serve)
   2  a usage error, or something another process holds: the database (locked)
      or the port (in use)"""
 
@@ -186,7 +189,7 @@ def apply_command(key: str, input_text: str | None, readings: tuple[str, ...],
     """
     request = _input(input_text)
     with _open(readings, str(db or default_database(readings))) as tenant:
-        out = tenant.call(key, request, source="Human")
+        out = tenant.call(key, request, source=HUMAN)
     click.echo(json.dumps(out, indent=2, ensure_ascii=False))
     failed = isinstance(out, dict) and ("error" in out or out.get("rejected") is True)
     sys.exit(1 if failed else 0)
@@ -257,17 +260,20 @@ def mcp_command(paths: tuple[str, ...], mode: str, url: str | None, api_key: str
             raise click.UsageError("remote mode needs --url (or AREST_URL)")
         if readings or db:
             raise click.UsageError("remote mode serves the remote's tenant: no --readings, --db")
-        from arest.transports.remote import RemoteUnavailable
+        from arest.transports.remote import RemoteUnavailable, serve_relay
 
         click.echo(f"arest mcp: mode remote, relaying to {url}, tools"
                    f" {', '.join(v.name for v in active.listed())}", err=True)
         try:
-            _transport("remote")(url, api_key or None, active)
+            serve_relay(url, api_key or None, active)
         except RemoteUnavailable as error:
             _fail(str(error))
         return
     database = db or str(default_database(readings))
-    serve: Transport = _transport("stdio")
+    try:
+        serve = process_transport("stdio")
+    except TransportUnavailable as error:
+        _fail(str(error))
     tenant = _open(readings, database)
     click.echo(f"arest mcp: mode {mode}, readings {', '.join(readings) or '(metamodel only)'},"
                f" database {database}, tools {', '.join(v.name for v in active.listed())}",
@@ -291,13 +297,11 @@ def mcp_command(paths: tuple[str, ...], mode: str, url: str | None, api_key: str
               help="Every request must bear Authorization: Bearer KEY (AREST_API_KEY).")
 @click.option("--admin-key", envvar="AREST_ADMIN_KEY", metavar="KEY",
               help="Requests bearing this key act as a Human (AREST_ADMIN_KEY).")
-@click.option("--conformance", is_flag=True,
-              help="Also serve the MCP conformance suite's fixtures (tools such as"
-                   " test_simple_text, prompts, test:// resources) whatever the URL's tags.")
 def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: int,
                   allowed_hosts: tuple[str, ...],
-                  api_key: str | None, admin_key: str | None, conformance: bool) -> None:
-    """Serve the tenant of READINGS over MCP: streamable HTTP at /mcp and SSE at /sse.
+                  api_key: str | None, admin_key: str | None) -> None:
+    """Serve the tenant of READINGS over MCP: streamable HTTP at /mcp and SSE at /sse, and
+    the routes of any other web transport installed (the banner lists them all).
 
     A URL chooses its tools: /mcp?tags=entity,persistence&include_tools=propose
     &exclude_tools=delete (default entity,introspection).  Commands arrive from an Agent,
@@ -309,26 +313,28 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
     """
     import uvicorn
 
-    from arest.transports.web import Access, Web, security_for, web_app
+    from arest.transports.web import Access, Web, mount, security_for, web_app
 
-    transports = [_transport("http"), _transport("sse")]
+    try:
+        transports = web_transports()
+    except TransportUnavailable as error:
+        _fail(str(error))
     database = db or str(default_database(readings))
     listening = _listen(host, port)
-    tenant = _open(readings, database)
-    web = Web(tenant, Access(api_key or None, admin_key or None),
-              security_for(host, port, allowed_hosts))
-    if conformance:
-        from dataclasses import replace
-
-        from arest.transports.conformance import extend
-
-        web = replace(web, extend=extend)
-    click.echo(f"arest serve: http://{host}:{port}/mcp and /sse, readings"
-               f" {', '.join(readings) or '(metamodel only)'}, database {database}"
-               f"{', API key required' if api_key else ''}", err=True)
-    config = uvicorn.Config(web_app(web, transports), host=host, port=port,
-                            log_level="warning")
-    with tenant:
+    with _open(readings, database) as tenant:
+        web = Web(tenant, Access(api_key or None, admin_key or None),
+                  security_for(host, port, allowed_hosts))
+        try:
+            mounted = mount(web, transports)
+        except TransportUnavailable as error:
+            _fail(str(error))
+        routed = "; ".join(f"{name} {', '.join(routes.paths())}"
+                           for name, routes in mounted.items())
+        click.echo(f"arest serve: http://{host}:{port} ({routed}), readings"
+                   f" {', '.join(readings) or '(metamodel only)'}, database {database}"
+                   f"{', API key required' if api_key else ''}", err=True)
+        config = uvicorn.Config(web_app(web, list(mounted.values())), host=host, port=port,
+                                log_level="warning")
         uvicorn.Server(config).run(sockets=[listening])
 
 
@@ -388,10 +394,3 @@ def client_configuration(mode: str, url: str | None, readings: tuple[str, ...],
             args += [option, value]
     return {"mcpServers": {"arest": {"command": command, "args": args}}}
 
-
-def _transport(name: str) -> Any:
-    """The transport plugin registered under ``name`` in ``arest.transports``."""
-    for entry in entry_points(group=GROUP):
-        if entry.name == name:
-            return entry.load()
-    raise click.ClickException(f"no transport {name!r} is installed; reinstall arest")

@@ -4,6 +4,10 @@ Every request is relayed as it is: tools/list, tools/call, resources; the remote
 tools, from the surface this process was started with (sent as the URL's query), and its
 errors come back with their codes.  Sampling is not relayed: the remote sees a client without
 it, so its LLM-bridge verbs answer prompt-only.
+
+Not a transport plugin: it carries no tenant of this process (its shape is ``(url, key,
+surface)``, not a process transport's ``(tenant, surface)``); it is a client of the remote's
+``http`` transport, and the CLI runs it for ``--mode remote``.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ class RemoteUnavailable(ArestError):
     says which, and what to do.  The stdio client has been answered with the same words."""
 
 
-def serve(url: str, api_key: str | None, surface: Surface) -> None:
+def serve_relay(url: str, api_key: str | None, surface: Surface) -> None:
     """Relay stdin/stdout to the remote arest at ``url`` until the client closes them;
     :class:`RemoteUnavailable` when the remote cannot be reached or refuses the key."""
     address = remote_url(url, surface)

@@ -12,6 +12,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Mount, Route
 
+from arest.errors import envelope
 from arest.transports.server import mcp_server
 from arest.transports.web import Web, WebRoutes
 from arest.verbs import SurfaceError
@@ -24,9 +25,9 @@ def routes(web: Web) -> WebRoutes:
         try:
             caller = web.caller(request)
         except SurfaceError as error:
-            return Response(json.dumps({"error": {
-                "code": "invalid_params", "message": str(error), "option": error.option,
-                "unknown": error.unknown, "valid": error.valid}}),
+            return Response(json.dumps(envelope(
+                "invalid_params", str(error), option=error.option, unknown=error.unknown,
+                valid=error.valid)),
                 status_code=400, media_type="application/json")
         server = web.extend(mcp_server(web.tenant, lambda _: caller))
         streams: Any = transport.connect_sse(request.scope, request.receive, request._send)

@@ -1,4 +1,5 @@
-"""MCP over HTTP: one Starlette app over one tenant, built from the web transports' routes.
+"""MCP over HTTP: one Starlette app over one tenant, built from the routes of the web
+transports (the plugins of the entry-point group ``arest.transports.web``, :mod:`arest.transports`).
 
 The caller of each request is read from it (DESIGN §6):
 
@@ -15,9 +16,9 @@ from __future__ import annotations
 import contextlib
 import hmac
 import json
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
@@ -25,8 +26,10 @@ from starlette.datastructures import Headers, QueryParams
 from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from arest.errors import envelope
 from arest.runtime import Tenant
 from arest.system.context import AGENT, HUMAN
+from arest.transports import TransportUnavailable, WebTransport
 from arest.transports.server import Caller
 from arest.verbs import Surface, surface
 
@@ -77,7 +80,8 @@ class Web:
     access: Access
     security: TransportSecuritySettings
     extend: Callable[[Any], Any] = field(default=lambda server: server)
-    """Applied to each MCP server built, e.g. to add the conformance suite's fixtures."""
+    """Applied to each MCP server built: an embedding program's hook to serve more (tools,
+    prompts, resources) beside arest's, as the conformance suite's fixtures do in the tests."""
 
     def caller(self, request: Any) -> Caller:
         return Caller(url_surface(request.query_params), self.access.source(request.headers))
@@ -85,14 +89,41 @@ class Web:
 
 @dataclass(frozen=True)
 class WebRoutes:
+    """What a web transport mounts: its routes, and the lifespan they need running."""
+
     routes: Sequence[BaseRoute]
     lifespan: Callable[[], contextlib.AbstractAsyncContextManager[None]] | None = None
 
+    def paths(self) -> list[str]:
+        """The paths routed, as Starlette keeps them (a mount's without its trailing slash).
 
-class WebTransport(Protocol):
-    """A web transport plugin: its routes over the web settings."""
+        >>> from starlette.routing import Mount, Route
+        >>> sse = [Route("/sse", endpoint=lambda request: None), Mount("/messages/", routes=[])]
+        >>> WebRoutes(sse).paths()
+        ['/sse', '/messages']
+        """
+        return [str(getattr(route, "path", "")) for route in self.routes]
 
-    def __call__(self, web: Web) -> WebRoutes: ...
+
+def mount(web: Web, transports: Mapping[str, WebTransport]) -> dict[str, WebRoutes]:
+    """Each transport's routes over ``web``, by name; :class:`TransportUnavailable` when one
+    fails to build its routes or routes a path another one routes (Starlette would answer
+    the first and hide the second)."""
+    mounted: dict[str, WebRoutes] = {}
+    owners: dict[str, str] = {}
+    for name, transport in transports.items():
+        try:
+            mounted[name] = transport(web)
+        except Exception as error:  # a plugin's failure, told in one line
+            raise TransportUnavailable(f"the web transport {name!r} cannot build its routes:"
+                                       f" {type(error).__name__}: {error}") from error
+        for path in mounted[name].paths():
+            if path in owners:
+                raise TransportUnavailable(
+                    f"the web transports {owners[path]!r} and {name!r} both route {path}:"
+                    " uninstall one of them")
+            owners[path] = name
+    return mounted
 
 
 def security_for(host: str, port: int, names: Sequence[str] = ()) -> TransportSecuritySettings:
@@ -125,8 +156,8 @@ class _Authorization:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and not self.access.allows(Headers(scope=scope)):
-            body = json.dumps({"error": {"code": "unauthorized", "message":
-                               "this server needs Authorization: Bearer <API key>"}}).encode()
+            body = json.dumps(envelope(
+                "unauthorized", "this server needs Authorization: Bearer <API key>")).encode()
             await send({"type": "http.response.start", "status": 401, "headers": [
                 (b"content-type", b"application/json"),
                 (b"www-authenticate", b'Bearer realm="arest"')]})
@@ -135,10 +166,8 @@ class _Authorization:
         await self.app(scope, receive, send)
 
 
-def web_app(web: Web, transports: Sequence[WebTransport]) -> ASGIApp:
-    """One app with every transport's routes and lifespans, behind the key check."""
-    mounted = [transport(web) for transport in transports]
-
+def web_app(web: Web, mounted: Sequence[WebRoutes]) -> ASGIApp:
+    """One app with the routes and lifespans mounted, behind the key check."""
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         async with contextlib.AsyncExitStack() as stack:

@@ -1,4 +1,5 @@
-"""A real ``arest serve`` for tests: started on a free port of 127.0.0.1, stopped after."""
+"""A real ``arest serve`` (or the conformance suite's server) for tests: started on a free
+port of 127.0.0.1, stopped after."""
 
 from __future__ import annotations
 
@@ -17,15 +18,20 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
 @contextmanager
-def arest_serve(log_dir: Path, readings: Path, *options: str) -> Iterator[str]:
-    """A running ``arest serve READINGS OPTIONS…``; its base URL.  Its output goes to a log
-    in log_dir, shown when it does not start."""
+def arest_serve(log_dir: Path, readings: Path, *options: str,
+                program: tuple[str, ...] = ("arest", "serve")) -> Iterator[str]:
+    """A running ``arest serve READINGS OPTIONS…`` (or ``python -m PROGRAM …``, from the
+    repository's root); its base URL.  Its output goes to a log in log_dir, shown when it
+    does not start."""
     port = free_port()
     log = (log_dir / f"serve-{port}.log").open("w+")
     process = subprocess.Popen(
-        [sys.executable, "-m", "arest", "serve", str(readings), "--port", str(port), *options],
-        stdout=log, stderr=subprocess.STDOUT)
+        [sys.executable, "-m", *program, str(readings), "--port", str(port), *options],
+        stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
     try:
         deadline = time.monotonic() + 60
         while True:

@@ -1,6 +1,7 @@
 """Third-party clients against arest: the MCP Inspector's CLI over stdio and streamable HTTP,
-and the MCP conformance suite against ``arest serve --conformance`` with the committed
-baseline of expected failures.
+and the MCP conformance suite against arest's web transports extended with its fixtures
+(``python -m tests.transports.conformance_server``), with the committed baseline of expected
+failures.
 
 The clients are the npm packages pinned in ``third_party/package-lock.json``, installed
 with ``npm ci`` (once; a tree already in step with the lock is kept) and run on Node 22 from
@@ -22,9 +23,9 @@ from typing import Any
 
 import pytest
 
-from arest.transports.conformance import PROMPTS, TOOLS
 from arest.verbs import surface
 from tests.transports import serving
+from tests.transports.conformance import PROMPTS, TOOLS
 
 # Node and the npm clients are outside tools: a slow suite of their own.
 pytestmark = pytest.mark.slow
@@ -118,9 +119,17 @@ def test_inspector_lists_and_calls_over_stdio(node_env: dict[str, str], era: str
 
 
 @contextmanager
-def arest_serve(tmp_path: Path, *options: str) -> Iterator[str]:
+def arest_serve(tmp_path: Path) -> Iterator[str]:
     """A running ``arest serve`` of the test readings, in memory; its /mcp URL."""
-    with serving.arest_serve(tmp_path, READINGS, "--db", ":memory:", *options) as base:
+    with serving.arest_serve(tmp_path, READINGS, "--db", ":memory:") as base:
+        yield f"{base}/mcp"
+
+
+@contextmanager
+def conformance_serve(tmp_path: Path) -> Iterator[str]:
+    """The conformance suite's server over the test readings; its /mcp URL."""
+    with serving.arest_serve(tmp_path, READINGS,
+                             program=("tests.transports.conformance_server",)) as base:
         yield f"{base}/mcp"
 
 
@@ -155,7 +164,7 @@ def test_inspector_lists_and_calls_over_http(node_env: dict[str, str], served: s
     assert again["result"]["structuredContent"]["error"]["code"] == "entity_exists"
 
 
-def test_inspector_sees_no_fixture_without_the_flag(node_env: dict[str, str],
+def test_inspector_sees_no_fixture_in_arest_serve(node_env: dict[str, str],
                                                     served: str) -> None:
     code, listed, stderr = inspector(node_env, [served], "--method", "tools/list")
     assert code == 0, stderr
@@ -171,10 +180,10 @@ def test_inspector_sees_no_fixture_without_the_flag(node_env: dict[str, str],
 
 def test_conformance_suite_fails_only_the_baseline(node_env: dict[str, str],
                                                    tmp_path: Path) -> None:
-    """The whole suite (``--suite all``) against ``arest serve --conformance``: the exit code
-    is 0 only when the failing scenarios are exactly the baseline's (one that passes while
-    listed is a stale entry, exit 1)."""
-    with arest_serve(tmp_path, "--conformance") as url:
+    """The whole suite (``--suite all``) against the conformance server: the exit code is 0
+    only when the failing scenarios are exactly the baseline's (one that passes while listed
+    is a stale entry, exit 1)."""
+    with conformance_serve(tmp_path) as url:
         code, listed, stderr = inspector(node_env, [f"{url}?tags=persistence"],
                                          "--method", "tools/list")
         assert code == 0, stderr

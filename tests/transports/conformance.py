@@ -1,4 +1,5 @@
-"""The MCP conformance suite's fixtures, beside arest's own surface (``arest serve --conformance``).
+"""The MCP conformance suite's fixtures, beside arest's own surface: test material, kept
+out of the ``arest`` package.  ``python -m tests.transports.conformance_server`` serves them.
 
 The suite (``@modelcontextprotocol/conformance``) calls fixed names: tools such as
 ``test_simple_text`` and ``test_sampling``, prompts such as ``test_simple_prompt``, resources
