@@ -26,17 +26,13 @@ from typing import Any
 from arest.algebra import Object, State
 from arest.algebra.forms import comp, cond, cons, const, foldl
 from arest.algebra.relations import Fact, Relation
+from arest.compiler.cells import FACT_TYPE_READINGS, FACT_TYPE_ROLES, MACHINES_CELL, machine_cell
+from arest.compiler.change import Change
 from arest.compiler.fields import status_fact_type
-from arest.compiler.population import Change, entity_ids
+from arest.compiler.population import entity_ids
 from arest.compiler.schema import MachineInfo, Schema
 
 MACHINE = "MACHINE"
-MACHINES_CELL = "machines"
-"""⟨noun, …⟩: the nouns with a machine."""
-
-
-def machine_cell(noun: str) -> str:
-    return f"machine:{noun}"
 
 
 @dataclass(frozen=True)
@@ -206,7 +202,7 @@ def status_facts(state: State) -> list[tuple[str, Fact]]:
     facts: list[tuple[str, Fact]] = []
     for _, noun in _pairs(state, "State_Machine_Definition_is_for_Noun"):
         fact_type = status_fact_type(noun)
-        facts.append(("Fact_Type_has_Reading_Text", (fact_type, f"{noun} has Status")))
-        facts.append(("Fact_Type_has_Noun_at_Position", (fact_type, noun, "0")))
-        facts.append(("Fact_Type_has_Noun_at_Position", (fact_type, "Status", "1")))
+        facts.append((FACT_TYPE_READINGS, (fact_type, f"{noun} has Status")))
+        facts.append((FACT_TYPE_ROLES, (fact_type, noun, "0")))
+        facts.append((FACT_TYPE_ROLES, (fact_type, "Status", "1")))
     return facts

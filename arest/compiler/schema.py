@@ -14,6 +14,13 @@ from dataclasses import dataclass
 
 from arest.algebra import State
 from arest.algebra.relations import Fact, Relation
+from arest.compiler.cells import (
+    FACT_TYPE_READINGS,
+    FACT_TYPE_ROLES,
+    NOUN_OBJECT_TYPES,
+    NOUN_REFERENCE_SCHEMES,
+    NOUN_SUPERTYPES,
+)
 
 
 @dataclass(frozen=True)
@@ -167,9 +174,9 @@ def _primary_first(fact_type: str, readings: list[str]) -> tuple[str, ...]:
 
 def schema_of(state: State) -> Schema:
     """The schema that D's metamodel facts describe."""
-    kinds = _pairs(state, "Noun_has_Object_Type")
-    references = _pairs(state, "Noun_has_Reference_Scheme")
-    supertypes = _pairs(state, "Noun_has_supertype_Noun")
+    kinds = _pairs(state, NOUN_OBJECT_TYPES)
+    references = _pairs(state, NOUN_REFERENCE_SCHEMES)
+    supertypes = _pairs(state, NOUN_SUPERTYPES)
     plurals = _pairs(state, "Noun_has_Plural")
     nouns = {
         name: NounInfo(
@@ -182,9 +189,9 @@ def schema_of(state: State) -> Schema:
         for name in sorted(kinds)
     }
     roles: dict[str, dict[int, str]] = defaultdict(dict)
-    for fact_type, noun, position in _facts(state, "Fact_Type_has_Noun_at_Position"):
+    for fact_type, noun, position in _facts(state, FACT_TYPE_ROLES):
         roles[fact_type][int(position)] = noun
-    readings = _pairs(state, "Fact_Type_has_Reading_Text")
+    readings = _pairs(state, FACT_TYPE_READINGS)
     modes = _pairs(state, "Fact_Type_has_Derivation_Mode")
     fact_types = {
         fact_type: FactTypeInfo(

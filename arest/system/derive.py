@@ -21,13 +21,8 @@ from operator import itemgetter
 from arest.algebra import State, evaluate
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import ASSERTED, Fact, Relation
-from arest.compiler.derivations import (
-    EMPTY_PROGRAM,
-    PROGRAM_CELL,
-    Program,
-    Rule,
-    asserted_cell,
-)
+from arest.compiler.cells import PROGRAM_CELL, asserted_cell
+from arest.compiler.derivations import EMPTY_PROGRAM, Program, Rule
 from arest.compiler.plans import Plan, literal_of
 
 _decoded = IdentityMemo(Program.from_object, limit=64)

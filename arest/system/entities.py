@@ -12,7 +12,8 @@ from typing import Any
 from arest.algebra import Object, State
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
-from arest.compiler.fields import Field, resolve_cell
+from arest.compiler.cells import resolve_cell, resolved_nouns
+from arest.compiler.fields import Field
 from arest.compiler.links import slug as slug
 from arest.compiler.population import entity_ids
 from arest.system.errors import Refusal, closest, invalid_input
@@ -23,8 +24,14 @@ from arest.system.machines import is_terminal
 
 
 def nouns(state: State) -> list[str]:
-    """Every noun D knows: those with a ``resolve:<Noun>`` cell."""
-    return sorted(name.removeprefix("resolve:") for name in state if name.startswith("resolve:"))
+    """Every noun D knows, the metamodel's too: those with a ``resolve:<Noun>`` cell.
+
+    >>> import arest
+    >>> known = nouns(arest.compile("Order(.id) is an entity type."))
+    >>> "Order" in known, "Customer" in known, "Noun" in known
+    (True, False, True)
+    """
+    return resolved_nouns(state)
 
 
 def _decode_fields(contents: Object) -> tuple[Field, ...]:

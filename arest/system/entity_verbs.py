@@ -13,9 +13,11 @@ from typing import Any
 
 from arest.algebra import State
 from arest.algebra.relations import Relation
+from arest.compiler.cells import counter_cell
+from arest.compiler.change import Change, Delta
 from arest.compiler.fields import Field
 from arest.compiler.machines import Transition
-from arest.compiler.population import Change, Delta, exists
+from arest.compiler.population import exists
 from arest.system.derive import Changes, derived_mode, relation_of
 from arest.system.dred import derive
 from arest.system.entities import field_named, fields, represent, slug
@@ -30,19 +32,15 @@ AUTOMATIC_ROUNDS = 16
 triggers keep firing stops there, in the status it reached."""
 
 
-def _counter_cell(noun: str) -> str:
-    return f"counter:{noun}"
-
-
 def _auto_id(change: Change, noun: str) -> str:
     """``<noun-slug>-<n>`` from the noun's counter, skipping ids already in use."""
-    contents = change.state.get(_counter_cell(noun))
+    contents = change.state.get(counter_cell(noun))
     n = int(contents) if type(contents) is str and contents.isdigit() else 0
     while True:
         n += 1
         candidate = f"{slug(noun)}-{n}"
         if not exists(change.state, noun, candidate):
-            change.state = change.state.set(_counter_cell(noun), str(n))
+            change.state = change.state.set(counter_cell(noun), str(n))
             return candidate
 
 

@@ -20,7 +20,8 @@ from typing import Any
 
 from arest.algebra import State
 from arest.algebra.relations import Relation
-from arest.compiler.population import Change
+from arest.compiler.cells import NOUN_OBJECT_TYPES
+from arest.compiler.change import Change
 from arest.compiler.readings import read_sources, sources_of
 from arest.forml2 import ReadingError
 from arest.system.context import Context
@@ -89,7 +90,7 @@ def propose(state: State, request: Any, context: Context) -> tuple[Output, State
 
 def _nouns_after(sources: tuple[tuple[str, str], ...]) -> set[str]:
     compiled = read_sources(sources)
-    return {fact[0] for name, fact in compiled.facts if name == "Noun_has_Object_Type"}
+    return {fact[0] for name, fact in compiled.facts if name == NOUN_OBJECT_TYPES}
 
 
 def next_actions(state: State, entity: str) -> list[dict[str, Any]]:

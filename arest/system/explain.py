@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from arest.algebra import State
 from arest.algebra.relations import Fact, Relation
+from arest.compiler.cells import FACT_TYPE_READINGS
 from arest.compiler.derivations import Rule
 from arest.compiler.plans import Plan, literal_of
 from arest.compiler.population import role_nouns
@@ -117,7 +118,7 @@ def _antecedents(state: State, rule: Rule, plan_id: str, row: Any) -> list[tuple
 
 def verbalized(state: State, fact_type: str, roles: tuple[str, ...], fact: Fact) -> str:
     """The fact said by its fact type's reading: ``Order 'o1' was placed by Customer 'acme'.``"""
-    relation = state.get("Fact_Type_has_Reading_Text")
+    relation = state.get(FACT_TYPE_READINGS)
     texts = sorted(t for _, t in relation.matching(0, fact_type)) if isinstance(
         relation, Relation) else []
     # The primary reading is the one the fact type's id spells.

@@ -10,8 +10,10 @@ from typing import Any
 
 from arest.algebra import State
 from arest.algebra.relations import Relation
-from arest.compiler.fields import resolve_cell, status_fact_type
-from arest.compiler.population import Change, entity_ids, role_nouns
+from arest.compiler.cells import resolve_cell
+from arest.compiler.change import Change
+from arest.compiler.fields import status_fact_type
+from arest.compiler.population import entity_ids, role_nouns
 from arest.system.derive import derived_mode, is_derived
 from arest.system.entities import fields, represent
 from arest.system.entity_verbs import Output, command_result, settle

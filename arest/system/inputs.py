@@ -14,6 +14,7 @@ from typing import Any
 from arest.algebra import State
 from arest.algebra.numerals import numeral
 from arest.algebra.relations import Fact, Relation
+from arest.compiler.cells import FACT_TYPE_READINGS
 from arest.compiler.population import role_nouns
 from arest.system.errors import Refusal, closest, invalid_input
 
@@ -58,7 +59,7 @@ def fact_type_of(state: State, request: Any) -> tuple[str, tuple[str, ...]]:
         raise invalid_input("$.fact_type", "a fact type id")
     roles = role_nouns(state, fact_type)
     if not roles:
-        known = state.get("Fact_Type_has_Reading_Text")
+        known = state.get(FACT_TYPE_READINGS)
         ids = {fact[0] for fact in known} if isinstance(known, Relation) else set()
         raise Refusal("unknown_fact_type", f"no fact type {fact_type!r}", fact_type=fact_type,
                       candidates=closest(fact_type, ids))

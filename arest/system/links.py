@@ -33,7 +33,8 @@ from urllib.parse import quote
 from arest.algebra import Object, State
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
-from arest.compiler.links import PARENT, Link, links_cell
+from arest.compiler.cells import links_cell
+from arest.compiler.links import PARENT, Link
 from arest.compiler.links import plural as plural_of
 from arest.system.machines import machine_of, status_of
 

@@ -13,9 +13,11 @@ from typing import Any
 from arest.algebra import State, evaluate
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
+from arest.compiler.cells import MACHINES_CELL, machine_cell
+from arest.compiler.change import Change
 from arest.compiler.fields import status_fact_type
-from arest.compiler.machines import MACHINES_CELL, Machine, Transition, machine_cell
-from arest.compiler.population import Change, exists, role_nouns
+from arest.compiler.machines import Machine, Transition
+from arest.compiler.population import exists, role_nouns
 
 _decoded = IdentityMemo(Machine.from_object)
 

@@ -34,6 +34,7 @@ from typing import Any
 
 from arest.algebra import State
 from arest.algebra.relations import Relation
+from arest.compiler.cells import FACT_TYPE_ROLES, NOUN_SUPERTYPES
 from arest.compiler.fields import status_fact_type
 from arest.compiler.population import entity_ids, exists, noun_kind, role_nouns
 from arest.forml2 import metamodel
@@ -81,7 +82,7 @@ def bm25(tf: int, df: int, documents: int, length: int, mean_length: float) -> f
 def tenant_fact_types(state: State) -> list[str]:
     """The fact types the tenant's readings declare (with their machines' ``<Noun> has
     Status``), by id: D's fact types that are not the bundled metamodel's."""
-    relation = state.get("Fact_Type_has_Noun_at_Position")
+    relation = state.get(FACT_TYPE_ROLES)
     known = metamodel().schema.fact_types
     ids = {fact[0] for fact in relation} if isinstance(relation, Relation) else set()
     return sorted(fact_type for fact_type in ids if fact_type not in known)
@@ -134,7 +135,7 @@ def _texts(entity: Output) -> list[str]:
 
 
 def _subtypes(state: State, noun: str) -> list[str]:
-    relation = state.get("Noun_has_supertype_Noun")
+    relation = state.get(NOUN_SUPERTYPES)
     return sorted(sub for sub, _ in relation.matching(1, noun)) if isinstance(
         relation, Relation) else []
 

@@ -13,16 +13,15 @@ from typing import Any
 
 from arest.algebra import State
 from arest.algebra.relations import Archive
+from arest.compiler.cells import SNAPSHOTS_CELL
 from arest.system.context import Context
 from arest.system.errors import Refusal, invalid_input
-
-REGISTRY = "snapshots"
 
 Output = dict[str, Any]
 
 
 def _registry(state: State) -> Archive:
-    contents = state.get(REGISTRY)
+    contents = state.get(SNAPSHOTS_CELL)
     return contents if isinstance(contents, Archive) else Archive()
 
 
@@ -39,8 +38,9 @@ def snapshot(state: State, request: Any, context: Context) -> tuple[Output, Stat
         label = f"snap-{n}"
     elif not isinstance(label, str):
         raise invalid_input("$.label", "a string (empty or absent: an auto label)")
-    captured = state.delete(REGISTRY) if REGISTRY in state else state
-    return {"id": label}, state.set(REGISTRY, registry.with_state(label, context.now, captured))
+    captured = state.delete(SNAPSHOTS_CELL) if SNAPSHOTS_CELL in state else state
+    grown = registry.with_state(label, context.now, captured)
+    return {"id": label}, state.set(SNAPSHOTS_CELL, grown)
 
 
 def rollback(state: State, request: Any) -> tuple[Output, State]:
@@ -54,7 +54,7 @@ def rollback(state: State, request: Any) -> tuple[Output, State]:
         raise Refusal("unknown_snapshot", f"no snapshot {label!r}", id=label,
                       candidates=registry.labels())
     restored: State = registry.state(label)
-    return {"id": label, "rolled_back": True}, restored.set(REGISTRY, registry)
+    return {"id": label, "rolled_back": True}, restored.set(SNAPSHOTS_CELL, registry)
 
 
 def snapshots(state: State, request: Any) -> Output:

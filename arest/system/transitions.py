@@ -16,7 +16,9 @@ from typing import Any
 
 from arest.algebra import State
 from arest.algebra.relations import Relation
-from arest.compiler.population import POPULATION, Change, exists
+from arest.compiler.cells import FACT_TYPE_ROLES, machine_cell, populated_nouns
+from arest.compiler.change import Change
+from arest.compiler.population import exists
 from arest.system import evolution
 from arest.system.context import Context
 from arest.system.entities import fields, href
@@ -63,7 +65,7 @@ def _fire(state: State, noun: str, entity: str, event: str, context: Context = N
         legal = sorted({t.event for t in machine.legal(status or "")})
         reading = (f"{noun} '{entity}' is {status}: {event} is not legal from there"
                    + (f"; legal: {', '.join(legal)}" if legal else "; no event is legal"))
-        violation = {"constraint_id": f"machine:{noun}", "kind": "transition",
+        violation = {"constraint_id": machine_cell(noun), "kind": "transition",
                      "modality": "alethic", "reading": reading,
                      "detail": {"status": status, "event": event, "legal": legal}}
         out, _ = command_result(state, Change(state), (noun, entity))
@@ -107,7 +109,7 @@ def delete(state: State, noun: str, request: Any, context: Context = NO_CONTEXT
                           events=legal)
         return _fire(state, noun, entity, DELETE, context)
     change = Change(state)
-    roles = state.get("Fact_Type_has_Noun_at_Position")
+    roles = state.get(FACT_TYPE_ROLES)
     nouns = _kinds_of(change, noun, entity)
     for member_of in nouns:
         for fact_type, _, position in roles.matching(1, member_of) if isinstance(
@@ -126,8 +128,7 @@ def delete(state: State, noun: str, request: Any, context: Context = NO_CONTEXT
 def _kinds_of(change: Change, noun: str, entity: str) -> list[str]:
     """The nouns whose populations the entity leaves: its noun, the supertypes, and every
     subtype it is also an entity of."""
-    populations = sorted(name.removeprefix(POPULATION) for name in change.state
-                         if name.startswith(POPULATION))
+    populations = populated_nouns(change.state)
     return [*change.member_of(noun), *(
         sub for sub in populations
         if sub != noun and noun in change.member_of(sub) and exists(change.state, sub, entity))]
