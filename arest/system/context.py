@@ -14,6 +14,8 @@ SOURCES = ("Agent", "Human", "System")
 
 @dataclass(frozen=True)
 class Context:
+    """The time a command runs at (ISO 8601) and who sent it: Agent, Human or System."""
+
     now: str = EPOCH
     source: str = "System"
 

@@ -41,7 +41,15 @@ def program_of(state: State) -> Program:
 
 def derived_mode(state: State, fact_type: str) -> str:
     """``*`` or ``**`` when the fact type is fully derived (declared so, or derived by a
-    ``*``/``**`` rule): nothing may assert into it; else empty."""
+    ``*``/``**`` rule): nothing may assert into it; else empty.
+
+    >>> import arest
+    >>> D = arest.compile("Task(.id) is an entity type.\\nMilestone(.id) is an entity type.\\n"
+    ...     "Task targets Milestone.\\nMilestone is targeted.\\n"
+    ...     "* Milestone is targeted iff some Task targets that Milestone.")
+    >>> derived_mode(D, "Milestone_is_targeted"), derived_mode(D, "Task_targets_Milestone")
+    ('*', '')
+    """
     return program_of(state).fully_derived.get(fact_type, "")
 
 
@@ -69,6 +77,12 @@ def is_derived(payload: object) -> bool:
 
 
 def relation_of(state: State, name: str, arity: int) -> Relation:
+    """The relation in the named cell; an empty one of that arity when D has none.
+
+    >>> from arest.algebra import EMPTY_STATE
+    >>> len(relation_of(EMPTY_STATE, "Order_has_Amount", 2))
+    0
+    """
     contents = state.get(name)
     return contents if isinstance(contents, Relation) else Relation(arity)
 
@@ -224,7 +238,17 @@ class Store:
 
 # -- from scratch ----------------------------------------------------------------------------
 def derive_all(state: State) -> State:
-    """D with every derived fact recomputed from the asserted ones."""
+    """D with every derived fact recomputed from the asserted ones.
+
+    >>> import arest
+    >>> from arest.compiler.population import with_facts
+    >>> D = arest.compile("Task(.id) is an entity type.\\nMilestone(.id) is an entity type.\\n"
+    ...     "Task targets Milestone.\\nMilestone is targeted.\\n"
+    ...     "* Milestone is targeted iff some Task targets that Milestone.")
+    >>> D = with_facts(D, [("Task_targets_Milestone", ("t1", "m1"))])  # asserted, not derived
+    >>> len(D["Milestone_is_targeted"]), sorted(derive_all(D)["Milestone_is_targeted"])
+    (0, [('m1',)])
+    """
     program = program_of(state)
     if not program.strata:
         return state

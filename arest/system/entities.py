@@ -46,7 +46,15 @@ _fields_by_name = IdentityMemo(
 
 
 def fields(state: State, noun: str) -> tuple[Field, ...]:
-    """The noun's fields; ``unknown_noun`` naming the closest nouns when D has no such noun."""
+    """The noun's fields; ``unknown_noun`` naming the closest nouns when D has no such noun.
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
+    ...                   "Order was placed by Customer.\\n"
+    ...                   "Each Order was placed by at most one Customer.")
+    >>> [(f.name, f.fact_type, f.shape) for f in fields(D, "Order")]
+    [('Customer', 'Order_was_placed_by_Customer', 'one')]
+    """
     contents = state.get(resolve_cell(noun))
     if type(contents) is not tuple:
         known = nouns(state)
@@ -131,7 +139,18 @@ def _count(raw: Any, path: str) -> int | None:
 
 
 def list_entities(state: State, noun: str, request: Any) -> dict[str, Any]:
-    """``list:<Noun>``: ``{"items", "total"}``, filtered, ordered by id, then offset and limit."""
+    """``list:<Noun>``: ``{"items", "total"}``, filtered, ordered by id, then offset and limit.
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
+    ...                   "Order was placed by Customer.\\n"
+    ...                   "Each Order was placed by at most one Customer.")
+    >>> _, D = arest.apply(D, "create:Order", {"id": "o1", "Customer": "acme"})
+    >>> _, D = arest.apply(D, "create:Order", {"id": "o2"})
+    >>> listed = list_entities(D, "Order", {"filter": {"Customer": "acme"}})
+    >>> [item["id"] for item in listed["items"]], listed["total"]
+    (['o1'], 1)
+    """
     if request is None:
         request = {}
     if not isinstance(request, dict):

@@ -286,12 +286,35 @@ def command_result(
 
 
 def create(state: State, noun: str, request: Any) -> tuple[Output, State]:
+    """create:N — the command result of a new entity of N from its id and fields, and D′
+    (D itself when an alethic violation rejects it).
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
+    ...                   "Order was placed by Customer.\\n"
+    ...                   "Each Order was placed by at most one Customer.")
+    >>> out, D2 = create(D, "Order", {"id": "o1", "Customer": "acme"})
+    >>> out["rejected"], out["entity"]["Customer"], D2 is D
+    (False, 'acme', False)
+    """
     change = Change(state)
     entity = create_entity(change, noun, {} if request is None else request, "$")
     return command_result(state, change, (noun, entity))
 
 
 def update(state: State, noun: str, request: Any) -> tuple[Output, State]:
+    """update:N — the command result of replacing the named fields of an existing entity,
+    and D′.
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
+    ...                   "Order was placed by Customer.\\n"
+    ...                   "Each Order was placed by at most one Customer.")
+    >>> _, D = create(D, "Order", {"id": "o1", "Customer": "acme"})
+    >>> out, D = update(D, "Order", {"id": "o1", "Customer": "bolt"})
+    >>> out["entity"]["Customer"]
+    'bolt'
+    """
     if not isinstance(request, dict) or "id" not in request:
         raise invalid_input("$", "an object with the id and the fields to change")
     fields(state, noun)
@@ -306,6 +329,18 @@ def update(state: State, noun: str, request: Any) -> tuple[Output, State]:
 
 
 def read(state: State, noun: str, request: Any) -> Output:
+    """read:N — the entity's representation: its id, noun, fields with facts, and links;
+    ``unknown_entity`` when N has no such entity.
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
+    ...                   "Order was placed by Customer.\\n"
+    ...                   "Each Order was placed by at most one Customer.")
+    >>> _, D = create(D, "Order", {"id": "o1", "Customer": "acme"})
+    >>> from arest.system.entity_verbs import read as read_entity  # the doctests' read parses
+    >>> sorted(read_entity(D, "Order", "o1"))
+    ['Customer', '_links', 'id', 'noun']
+    """
     fields(state, noun)
     entity = entity_id(request)
     if not exists(state, noun, entity):

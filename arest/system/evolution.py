@@ -47,6 +47,9 @@ def _texts(request: dict[str, Any], key: str) -> list[str]:
 
 
 def propose(state: State, request: Any, context: Context) -> tuple[Output, State]:
+    """propose ``{target_domain, readings, …}`` — the command result of a new Domain Change
+    holding the proposed readings (checked, not yet applied), with its next actions, and D′.
+    """
     if not isinstance(request, dict):
         raise invalid_input("$", "an object with target_domain and readings")
     extra = sorted(set(request) - _KEYS)

@@ -27,7 +27,18 @@ Output = dict[str, Any]
 
 
 def explain(state: State, request: Any) -> Output:
-    """``explain {fact_type, bindings}``: the fact's explanation tree."""
+    """``explain {fact_type, bindings}``: the fact's explanation tree, down to the
+    asserted facts it rests on.
+
+    >>> import arest
+    >>> D = arest.compile("Task(.id) is an entity type.\\nMilestone(.id) is an entity type.\\n"
+    ...     "Task targets Milestone.\\nMilestone is targeted.\\n"
+    ...     "* Milestone is targeted iff some Task targets that Milestone.\\n"
+    ...     "Task 't1' targets Milestone 'm1'.")
+    >>> why = explain(D, {"fact_type": "Milestone_is_targeted", "bindings": ["m1"]})
+    >>> why["derived"], [a["reading"] for a in why["antecedents"]]
+    (True, ["Task 't1' targets Milestone 'm1'."])
+    """
     if not isinstance(request, dict):
         raise invalid_input("$", "an object with fact_type and bindings")
     extra = sorted(set(request) - {"fact_type", "bindings"})

@@ -35,7 +35,16 @@ def checked_text(value: str, path: str) -> str:
 
 
 def atom(value: Any, path: str) -> str:
-    """A JSON value as an atom: strings as they are, numbers as numerals."""
+    """A JSON value as an atom: strings as they are, numbers as numerals; ``invalid_input``
+    at path for anything else.
+
+    >>> atom("o1", "$.id"), atom(3, "$.id"), atom(2.50, "$.id")
+    ('o1', '3', '2.5')
+    >>> atom(True, "$.id")
+    Traceback (most recent call last):
+    ...
+    arest.system.errors.Refusal: $.id: expected a string or a number
+    """
     if isinstance(value, bool) or value is None:
         raise invalid_input(path, "a string or a number")
     if isinstance(value, str):
@@ -81,7 +90,12 @@ def role_names(roles: tuple[str, ...]) -> list[str]:
 
 
 def bindings_fact(roles: tuple[str, ...], bindings: Any, path: str = "$.bindings") -> Fact:
-    """The fact bindings describe: a value for every role, by role name or in role order."""
+    """The fact bindings describe: a value for every role, by role name or in role order.
+
+    >>> roles = ("Order", "Customer")
+    >>> bindings_fact(roles, {"Customer": "acme", "Order": "o1"}), bindings_fact(roles, ["o1", 7])
+    (('o1', 'acme'), ('o1', '7'))
+    """
     names = role_names(roles)
     if isinstance(bindings, list):
         if len(bindings) != len(roles):
@@ -103,7 +117,11 @@ def bindings_fact(roles: tuple[str, ...], bindings: Any, path: str = "$.bindings
 
 
 def entity_id(request: Any, path: str = "$") -> str:
-    """The id a read-like request names: ``{"id": …}`` or the id itself."""
+    """The id a read-like request names: ``{"id": …}`` or the id itself.
+
+    >>> entity_id({"id": "o1"}), entity_id(42)
+    ('o1', '42')
+    """
     if isinstance(request, dict):
         if set(request) != {"id"}:
             raise invalid_input(path, 'an object with just "id", or the id')

@@ -60,7 +60,14 @@ def plural(state: State, noun: str) -> str:
 
 
 def href(state: State, noun: str, entity: str) -> str:
-    """The entity's url, ``/<plural>/<id>`` (the id percent-encoded)."""
+    """The entity's url, ``/<plural>/<id>`` (the id percent-encoded).
+
+    >>> import arest
+    >>> D = arest.compile("LineItem(.id) is an entity type.\\nCategory(.id) is an entity type.\\n"
+    ...                   "Noun 'Category' has Plural 'categories'.")
+    >>> href(D, "LineItem", "a/1"), href(D, "Category", "tools")
+    ('/line-items/a%2F1', '/categories/tools')
+    """
     return f"/{plural(state, noun)}/{quote(entity, safe='')}"
 
 

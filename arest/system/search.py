@@ -165,7 +165,16 @@ def _query(request: Any) -> list[str]:
 
 def search(state: State, request: Any) -> Output:
     """``search {"query"}``: the best-matching entities, ``{"results": [{"id", "title",
-    "url"}, …]}``, one pass over the searched entities (only the query's terms are counted)."""
+    "url"}, …]}``, one pass over the searched entities (only the query's terms are counted).
+
+    >>> import arest
+    >>> D = arest.compile("Task(.id) is an entity type.\\nMilestone(.id) is an entity type.\\n"
+    ...     "Task targets Milestone.\\nMilestone is targeted.\\n"
+    ...     "* Milestone is targeted iff some Task targets that Milestone.")
+    >>> _, D = arest.apply(D, "create:Task", {"id": "t1", "Milestone": "m1"})
+    >>> search(D, {"query": "t1"})["results"][0]
+    {'id': 'Task:t1', 'title': 'Task t1', 'url': '/tasks/t1'}
+    """
     words = _query(request)
     wanted = request["query"].strip().casefold()
     counted: list[tuple[str, str, int, Counter[str], bool]] = []

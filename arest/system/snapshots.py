@@ -26,6 +26,14 @@ def _registry(state: State) -> Archive:
 
 
 def snapshot(state: State, request: Any, context: Context) -> tuple[Output, State]:
+    """snapshot ``{label?}`` — the snapshot's id, and D with D (its registry aside) kept
+    under it.
+
+    >>> from arest.algebra import EMPTY_STATE
+    >>> out, D = snapshot(EMPTY_STATE, None, Context())
+    >>> out, snapshot(D, {"label": "before"}, Context())[0], snapshots(D, {})["snapshots"]
+    ({'id': 'snap-0'}, {'id': 'before'}, [{'id': 'snap-0', 'taken_at': '1970-01-01T00:00:00Z'}])
+    """
     request = {} if request is None else request
     if not isinstance(request, dict) or set(request) - {"label"}:
         raise invalid_input("$", 'an object with an optional "label"')
@@ -44,6 +52,14 @@ def snapshot(state: State, request: Any, context: Context) -> tuple[Output, Stat
 
 
 def rollback(state: State, request: Any) -> tuple[Output, State]:
+    """rollback ``{id}`` — D as the snapshot kept it, with every snapshot still held.
+
+    >>> from arest.algebra import EMPTY_STATE
+    >>> _, D = snapshot(EMPTY_STATE, {"label": "empty"}, Context())
+    >>> out, back = rollback(D.set("Order_has_Amount", "changed"), {"id": "empty"})
+    >>> out, list(back)
+    ({'id': 'empty', 'rolled_back': True}, ['snapshots'])
+    """
     if not isinstance(request, dict) or set(request) != {"id"} or not isinstance(
         request["id"], str
     ):
@@ -58,6 +74,7 @@ def rollback(state: State, request: Any) -> tuple[Output, State]:
 
 
 def snapshots(state: State, request: Any) -> Output:
+    """snapshots — every snapshot held: its id and when it was taken."""
     if request not in (None, {}):
         raise invalid_input("$", "{}")
     registry = _registry(state)

@@ -45,6 +45,23 @@ def _entity(state: State, noun: str, request: Any, keys: set[str]) -> str:
 
 def transition(state: State, noun: str, request: Any, context: Context = NO_CONTEXT
                ) -> tuple[Output, State]:
+    """transition:N ``{id, event}`` — the command result of firing the event, and D′ (D when
+    the event is not legal from the entity's status).
+
+    >>> import arest
+    >>> D = arest.compile("Task(.id) is an entity type.\\n"
+    ...     "State Machine Definition 'Task' is for Noun 'Task'.\\n"
+    ...     "Status 'Open' is initial in State Machine Definition 'Task'.\\n"
+    ...     "Status 'Done' is defined in State Machine Definition 'Task'.\\n"
+    ...     "Transition 'finish' is defined in State Machine Definition 'Task'.\\n"
+    ...     "Transition 'finish' is from Status 'Open'.\\n"
+    ...     "Transition 'finish' is to Status 'Done'.")
+    >>> _, D = arest.apply(D, "create:Task", {"id": "t1"})
+    >>> out, D = transition(D, "Task", {"id": "t1", "event": "finish"})
+    >>> out["entity"]["status"], transition(D, "Task", {"id": "t1", "event": "finish"})[0][
+    ...     "violations"][0]["constraint_id"]
+    ('Done', 'machine:Task')
+    """
     if not isinstance(request, dict) or "id" not in request or "event" not in request:
         raise invalid_input("$", "an object with the id and the event")
     entity = _entity(state, noun, request, {"id", "event"})
@@ -81,7 +98,20 @@ def _fire(state: State, noun: str, entity: str, event: str, context: Context = N
 
 
 def actions(state: State, request: Any) -> Output:
-    """``actions {noun, id}``: the events legal from the entity's status, with targets."""
+    """``actions {noun, id}``: the events legal from the entity's status, with targets.
+
+    >>> import arest
+    >>> D = arest.compile("Task(.id) is an entity type.\\n"
+    ...     "State Machine Definition 'Task' is for Noun 'Task'.\\n"
+    ...     "Status 'Open' is initial in State Machine Definition 'Task'.\\n"
+    ...     "Status 'Done' is defined in State Machine Definition 'Task'.\\n"
+    ...     "Transition 'finish' is defined in State Machine Definition 'Task'.\\n"
+    ...     "Transition 'finish' is from Status 'Open'.\\n"
+    ...     "Transition 'finish' is to Status 'Done'.")
+    >>> _, D = arest.apply(D, "create:Task", {"id": "t1"})
+    >>> [a["event"] for a in actions(D, {"noun": "Task", "id": "t1"})["actions"]]
+    ['finish']
+    """
     if not isinstance(request, dict) or not isinstance(request.get("noun"), str):
         raise invalid_input("$", "an object with noun and id")
     noun = request["noun"]
@@ -98,6 +128,16 @@ def actions(state: State, request: Any) -> Output:
 
 def delete(state: State, noun: str, request: Any, context: Context = NO_CONTEXT
            ) -> tuple[Output, State]:
+    """delete:N ``{id}`` — the command result of the entity leaving D (its ``delete``
+    transition when its machine has one), and D′.
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.")
+    >>> _, D = arest.apply(D, "create:Order", {"id": "o1"})
+    >>> out, D = delete(D, "Order", {"id": "o1"})
+    >>> out["deleted"], arest.apply(D, "list:Order")[0]["total"]
+    ({'noun': 'Order', 'id': 'o1'}, 0)
+    """
     entity = _entity(state, noun, request, {"id"})
     machine = machine_of(state, noun)
     if machine is not None and DELETE in machine.events:

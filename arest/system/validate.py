@@ -165,4 +165,9 @@ def all_violations(state: State) -> list[dict[str, Any]]:
 
 
 def alethic(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The violations that reject a command: those of alethic constraints, not deontic ones.
+
+    >>> alethic([{"modality": "alethic", "kind": "UC"}, {"modality": "deontic", "kind": "MC"}])
+    [{'modality': 'alethic', 'kind': 'UC'}]
+    """
     return [violation for violation in found if violation["modality"] == "alethic"]
