@@ -31,9 +31,9 @@ names: a name with a prefix above, or one of the single words, is one of D's own
 compiler adds fact types of its own beside the declared ones: ``<Sup>_is_a_<Sub>`` for
 subtype membership (:func:`arest.compiler.population.membership_fact_type`) and
 ``<Noun>_has_Status`` for a machine's statuses (:func:`arest.compiler.fields.status_fact_type`).
-The metamodel's fact types that more than the schema's projection reads are named once here
-too (``FACT_TYPE_ROLES`` and the four below it); the reader (:mod:`arest.forml2`), a layer
-below, writes them by the same ids, as the metamodel's readings give them.
+A metamodel fact type that more than one module reads is named once here too
+(``FACT_TYPE_ROLES`` and those below it); the reader (:mod:`arest.forml2`), a layer below,
+writes them by the same ids, as the metamodel's readings give them.
 
 >>> constraint_cell("c-1"), constraint_id("constraint:c-1"), constraint_id("links:Order")
 ('constraint:c-1', 'c-1', None)
@@ -76,6 +76,16 @@ NOUN_SUPERTYPES: Final = "Noun_has_supertype_Noun"
 """⟨subtype, supertype⟩: the direct subtype links."""
 NOUN_REFERENCE_SCHEMES: Final = "Noun_has_Reference_Scheme"
 """⟨noun, components⟩: a reference scheme, its components joined by ``, ``."""
+NOUN_PLURALS: Final = "Noun_has_Plural"
+"""⟨noun, plural⟩: a declared plural, for urls."""
+RULE_FACT_TYPES: Final = "Derivation_Rule_derives_Fact_Type"
+"""⟨rule, fact type⟩: the fact type each rule derives."""
+RULE_MODES: Final = "Derivation_Rule_has_Derivation_Mode"
+"""⟨rule, mode⟩: ``*``, ``**`` or ``+``."""
+MACHINE_NOUNS: Final = "State_Machine_Definition_is_for_Noun"
+"""⟨machine, noun⟩: the noun each state machine definition is for."""
+TRANSITION_FACT_TYPES: Final = "Transition_is_triggered_by_Fact_Type"
+"""⟨transition, fact type⟩: the fact type whose facts fire a transition."""
 
 
 def population_cell(noun: str) -> str:

@@ -17,7 +17,12 @@ from functools import lru_cache
 
 from arest.algebra import EMPTY_STATE, Object, State, store_all
 from arest.algebra.relations import Fact, Relation
-from arest.compiler.cells import FACT_TYPE_READINGS, SOURCE_CELL, WARNINGS_CELL
+from arest.compiler.cells import (
+    FACT_TYPE_READINGS,
+    SOURCE_CELL,
+    TRANSITION_FACT_TYPES,
+    WARNINGS_CELL,
+)
 from arest.compiler.change import with_populations
 from arest.compiler.constraints import compile_constraints, constraint_cells
 from arest.compiler.derivations import compile_rule, program, program_cells, strata
@@ -142,7 +147,7 @@ def warnings_of(state: State) -> tuple[str, ...]:
     return tuple(str(item) for item in contents) if type(contents) is tuple else ()
 
 
-_BY_FACT_TYPE = frozenset({"Transition_is_triggered_by_Fact_Type"})
+_BY_FACT_TYPE = frozenset({TRANSITION_FACT_TYPES})
 """Metamodel fact types whose Fact Type role a reading may name by its text."""
 
 

@@ -21,7 +21,7 @@ from operator import itemgetter
 from arest.algebra import State, evaluate
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import ASSERTED, Fact, Relation
-from arest.compiler.cells import PROGRAM_CELL, asserted_cell
+from arest.compiler.cells import PROGRAM_CELL, RULE_FACT_TYPES, RULE_MODES, asserted_cell
 from arest.compiler.derivations import EMPTY_PROGRAM, Program, Rule
 from arest.compiler.plans import Plan, literal_of
 
@@ -56,8 +56,7 @@ def derived_mode(state: State, fact_type: str) -> str:
 def rebuilt_on_load(state: State) -> frozenset[str]:
     """The fact types derived by ``*`` rules: their derived facts are kept in memory only
     and derived again when D is loaded (``**`` facts are stored)."""
-    derives, modes = state.get("Derivation_Rule_derives_Fact_Type"), state.get(
-        "Derivation_Rule_has_Derivation_Mode")
+    derives, modes = state.get(RULE_FACT_TYPES), state.get(RULE_MODES)
     if not isinstance(derives, Relation) or not isinstance(modes, Relation):
         return frozenset()
     mode = {rule: m for rule, m in modes}

@@ -33,7 +33,7 @@ from urllib.parse import quote
 from arest.algebra import Object, State
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
-from arest.compiler.cells import links_cell
+from arest.compiler.cells import NOUN_PLURALS, links_cell
 from arest.compiler.links import PARENT, Link
 from arest.compiler.links import plural as plural_of
 from arest.system.machines import machine_of, status_of
@@ -54,7 +54,7 @@ representation asks for one."""
 
 def plural(state: State, noun: str) -> str:
     """``Noun 'X' has Plural 'y'``, or the slug with ``s``."""
-    declared = _plurals_by_relation(state.get("Noun_has_Plural"))
+    declared = _plurals_by_relation(state.get(NOUN_PLURALS))
     found = declared.get(noun)
     return found if found is not None else plural_of(noun)
 
