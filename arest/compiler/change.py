@@ -11,7 +11,7 @@ reference to an entity nobody created is an entity to validate like any other.  
 >>> change = Change(D)
 >>> change.add("Order_was_placed_by_Customer", ("o1", "acme"))
 True
->>> sorted(change.delta.entities["Customer"]), sorted(change.state["population:Order"])
+>>> sorted(change.delta.entities["Customer"]), sorted(change.state[population_cell("Order")])
 (['acme'], [('o1',)])
 """
 
