@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from arest.algebra.relations import Relation
+from arest.compiler.cells import constraint_ids
 from arest.compiler.schema import schema_of
 from arest.runtime import Tenant
 from arest.system.inputs import role_names
@@ -62,7 +63,7 @@ def _stats(tenant: Tenant, now: str) -> dict[str, Any]:
 def _compliance(tenant: Tenant, now: str) -> dict[str, Any]:
     state = tenant.state
     found = all_violations(state)
-    checked = sum(1 for name in state if name.startswith("constraint:"))
+    checked = len(constraint_ids(state))
     return {"checked_at": now, "constraints_checked": checked,
             "compliant": not any(v["modality"] == "alethic" for v in found),
             "violations": found}

@@ -25,15 +25,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arest.algebra import Object
+from arest.compiler.cells import constraint_cell, entity_triggers_cell, fact_triggers_cell
 from arest.compiler.checks import ADDED, ENTITIES, KINDS, NOTHING, REMOVED, Check, Trigger
 from arest.compiler.join_paths import join_path
 from arest.compiler.schema import ConstraintInfo, Schema
 
 CONSTRAINT = "CONSTRAINT"
-
-
-def constraint_cell(constraint_id: str) -> str:
-    return f"constraint:{constraint_id}"
 
 
 @dataclass(frozen=True)
@@ -142,23 +139,19 @@ def constraint_cells(compiled: Sequence[Compiled]) -> list[tuple[str, Object]]:
     ]
 
 
-def trigger_cell(event: str, target: str) -> str:
-    """The cell listing the constraints a change of this kind to target must wake:
-    ``triggers:<fact type>`` for facts added or removed, ``triggers:entities:<Noun>``."""
-    return f"triggers:entities:{target}" if event == ENTITIES else f"triggers:{target}"
-
-
 def trigger_cells(compiled: Sequence[Compiled]) -> list[tuple[str, Object]]:
     """For each fact type and noun, the ids of the constraints its changes wake, so that a
     command looks only at the constraints spanning what it changed."""
     woken: dict[str, set[str]] = {}
     for constraint in compiled:
         for event, target, _ in constraint.all_triggers():
-            woken.setdefault(trigger_cell(event, target), set()).add(constraint.id)
+            cell = entity_triggers_cell(target) if event == ENTITIES \
+                else fact_triggers_cell(target)
+            woken.setdefault(cell, set()).add(constraint.id)
     return [(cell, tuple(sorted(ids))) for cell, ids in sorted(woken.items())]
 
 
 __all__ = [
     "ADDED", "CONSTRAINT", "ENTITIES", "REMOVED", "Compiled", "compile_constraint",
-    "compile_constraints", "constraint_cell", "constraint_cells", "trigger_cell",
+    "compile_constraints", "constraint_cells",
 ]

@@ -33,6 +33,14 @@ from typing import Any
 
 from arest.algebra import Object
 from arest.algebra.forms import comp, cons, const
+from arest.compiler.cells import (
+    PROGRAM_CELL,
+    asserted_cell,
+    derivation_cell,
+    fact_type_of,
+    is_population_cell,
+    population_cell,
+)
 from arest.compiler.plans import (
     Plan,
     RuleError,
@@ -42,26 +50,12 @@ from arest.compiler.plans import (
     positive_vars,
     variables_of,
 )
-from arest.compiler.population import POPULATION, population_cell
 from arest.compiler.schema import Schema
 
-PROGRAM_CELL = "derivations"
 RULE = "RULE"
 
 _AGGREGATES = {"count": "count", "sum": "sum", "avg": "avg", "average": "avg", "min": "min",
                "minimum": "min", "max": "max", "maximum": "max"}
-
-
-def derivation_cell(rule_id: str) -> str:
-    return f"derivation:{rule_id}"
-
-
-ASSERTED_PREFIX = "asserted:"
-
-
-def asserted_cell(fact_type: str) -> str:
-    """The asserted facts of a fact type that is also derived (a transitive ring)."""
-    return ASSERTED_PREFIX + fact_type
 
 
 @dataclass(frozen=True)
@@ -267,8 +261,8 @@ def _antecedents(clauses: Sequence[Any]) -> tuple[tuple[str, tuple[str, ...]], .
     are shown (a transitive ring's asserted facts are facts of the ring).  Population
     clauses say which entities a variable ranges over, not a fact, so they are left out."""
     return tuple(
-        (c.fact_type.removeprefix(ASSERTED_PREFIX), tuple(c.terms)) for c in clauses
-        if clause_kind(c) == "atom" and not c.negated and not c.fact_type.startswith(POPULATION)
+        (fact_type_of(c.fact_type), tuple(c.terms)) for c in clauses
+        if clause_kind(c) == "atom" and not c.negated and not is_population_cell(c.fact_type)
     )
 
 

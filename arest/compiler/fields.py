@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from arest.algebra import Object
+from arest.compiler.cells import resolve_cell
 from arest.compiler.schema import FactTypeInfo, Schema
 
 RESERVED = frozenset({"id", "noun", "status", "_links"})
@@ -43,10 +44,6 @@ class Field:
         assert type(shape) is str and type(keys) is tuple
         return cls(name, fact_type, int(role), shape,
                    tuple((str(k[0]), int(str(k[1]))) for k in keys if type(k) is tuple))
-
-
-def resolve_cell(noun: str) -> str:
-    return f"resolve:{noun}"
 
 
 def status_fact_type(noun: str) -> str:

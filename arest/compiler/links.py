@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from arest.algebra import Object
+from arest.compiler.cells import links_cell
 from arest.compiler.fields import status_fact_type
 from arest.compiler.schema import FactTypeInfo, Schema
 
@@ -86,10 +87,6 @@ def plural(noun: str, declared: str | None = None) -> str:
     ('line-items', 'categories')
     """
     return declared or slug(noun) + "s"
-
-
-def links_cell(noun: str) -> str:
-    return f"links:{noun}"
 
 
 @dataclass(frozen=True)

@@ -26,17 +26,20 @@ from typing import Any
 from arest.algebra import Object, State
 from arest.algebra.forms import comp, cond, cons, const, foldl
 from arest.algebra.relations import Fact, Relation
+from arest.compiler.cells import (
+    FACT_TYPE_READINGS,
+    FACT_TYPE_ROLES,
+    MACHINE_NOUNS,
+    MACHINES_CELL,
+    TRANSITION_FACT_TYPES,
+    machine_cell,
+)
+from arest.compiler.change import Change
 from arest.compiler.fields import status_fact_type
-from arest.compiler.population import Change, entity_ids
+from arest.compiler.population import entity_ids
 from arest.compiler.schema import MachineInfo, Schema
 
 MACHINE = "MACHINE"
-MACHINES_CELL = "machines"
-"""⟨noun, …⟩: the nouns with a machine."""
-
-
-def machine_cell(noun: str) -> str:
-    return f"machine:{noun}"
 
 
 @dataclass(frozen=True)
@@ -117,7 +120,7 @@ def compile_machine(info: MachineInfo, state: State) -> Machine | None:
     names = {t.name for t in transitions}
     statuses = set(info.statuses)
     triggers = tuple((fact_type.replace(" ", "_"), name) for name, fact_type in _pairs(
-        state, "Transition_is_triggered_by_Fact_Type") if name in names)
+        state, TRANSITION_FACT_TYPES) if name in names)
     during = tuple((verb, name) for verb, name in _pairs(
         state, "Verb_is_performed_during_Transition") if name in names)
     within = tuple((verb, status) for verb, status in _pairs(
@@ -204,9 +207,9 @@ def initial_statuses(machines: Sequence[Machine], state: State) -> State:
 def status_facts(state: State) -> list[tuple[str, Fact]]:
     """The metamodel facts declaring ``<Noun> has Status`` for each machine's noun."""
     facts: list[tuple[str, Fact]] = []
-    for _, noun in _pairs(state, "State_Machine_Definition_is_for_Noun"):
+    for _, noun in _pairs(state, MACHINE_NOUNS):
         fact_type = status_fact_type(noun)
-        facts.append(("Fact_Type_has_Reading_Text", (fact_type, f"{noun} has Status")))
-        facts.append(("Fact_Type_has_Noun_at_Position", (fact_type, noun, "0")))
-        facts.append(("Fact_Type_has_Noun_at_Position", (fact_type, "Status", "1")))
+        facts.append((FACT_TYPE_READINGS, (fact_type, f"{noun} has Status")))
+        facts.append((FACT_TYPE_ROLES, (fact_type, noun, "0")))
+        facts.append((FACT_TYPE_ROLES, (fact_type, "Status", "1")))
     return facts

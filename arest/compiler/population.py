@@ -1,34 +1,32 @@
-"""P: one relation per fact type, named by its id; the entity populations; a command's change.
+"""P: one relation per fact type, named by its id; the entity populations, and what they say.
 
 Each entity type has a population, the unary relation ``population:<Noun>``: an entity
 exists from the moment it is created or a fact names it in a role of its type, until it is
-deleted.  A fact's entity-typed values join their nouns' populations (and their supertypes'),
-so that a reference to an entity nobody created is an entity to validate like any other.
+deleted (a command records this in a :class:`arest.compiler.change.Change`).  The functions
+here read P: a fact type's roles, a noun's kind and supertypes, a population.
 
 >>> import arest
 >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
 ...                   "Order was placed by Customer.")
->>> change = Change(D)
->>> change.add("Order_was_placed_by_Customer", ("o1", "acme"))
-True
->>> sorted(change.delta.entities["Customer"]), len(entity_ids(change.state, "Order"))
-(['acme'], 1)
+>>> role_nouns(D, "Order_was_placed_by_Customer"), noun_kind(D, "Order")
+(('Order', 'Customer'), 'entity')
+>>> entity_ids(arest.apply(D, "create:Order", {"id": "o1", "Customer": "acme"})[1], "Customer")
+['acme']
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from arest.algebra import State, store_all
-from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Fact, Relation
-
-POPULATION = "population:"
-
-
-def population_cell(noun: str) -> str:
-    return POPULATION + noun
+from arest.compiler.cells import (
+    FACT_TYPE_READINGS,
+    FACT_TYPE_ROLES,
+    NOUN_OBJECT_TYPES,
+    NOUN_SUPERTYPES,
+    population_cell,
+)
 
 
 def _relation(state: State, name: str) -> Relation | None:
@@ -38,7 +36,7 @@ def _relation(state: State, name: str) -> Relation | None:
 
 def role_nouns(state: State, fact_type: str) -> tuple[str, ...]:
     """The fact type's role nouns in role order, from the metamodel's relation."""
-    relation = _relation(state, "Fact_Type_has_Noun_at_Position")
+    relation = _relation(state, FACT_TYPE_ROLES)
     if relation is None:
         return ()
     roles = sorted((int(position), noun) for _, noun, position in relation.matching(0, fact_type))
@@ -47,14 +45,14 @@ def role_nouns(state: State, fact_type: str) -> tuple[str, ...]:
 
 def noun_kind(state: State, noun: str) -> str:
     """``entity``, ``value`` or ``abstract``; empty for a noun D does not know."""
-    relation = _relation(state, "Noun_has_Object_Type")
+    relation = _relation(state, NOUN_OBJECT_TYPES)
     kinds = [kind for _, kind in relation.matching(0, noun)] if relation is not None else []
     return kinds[0] if kinds else ""
 
 
 def supertypes(state: State, noun: str) -> list[str]:
     """The noun's supertypes, transitively, nearest first."""
-    relation = _relation(state, "Noun_has_supertype_Noun")
+    relation = _relation(state, NOUN_SUPERTYPES)
     found: list[str] = []
     pending = [noun]
     while pending and relation is not None:
@@ -77,12 +75,12 @@ def membership_fact_type(sub: str, sup: str) -> str:
 
 def membership_facts(state: State) -> list[tuple[str, Fact]]:
     """The metamodel facts declaring each subtype's membership fact type."""
-    relation = _relation(state, "Noun_has_supertype_Noun")
+    relation = _relation(state, NOUN_SUPERTYPES)
     facts: list[tuple[str, Fact]] = []
     for sub, sup in sorted(relation) if relation is not None else ():
         fact_type = membership_fact_type(sub, sup)
-        facts.append(("Fact_Type_has_Reading_Text", (fact_type, f"{sup} is a {sub}")))
-        facts.append(("Fact_Type_has_Noun_at_Position", (fact_type, sup, "0")))
+        facts.append((FACT_TYPE_READINGS, (fact_type, f"{sup} is a {sub}")))
+        facts.append((FACT_TYPE_ROLES, (fact_type, sup, "0")))
     return facts
 
 
@@ -93,198 +91,9 @@ def entity_ids(state: State, noun: str) -> list[str]:
 
 
 def exists(state: State, noun: str, entity: str) -> bool:
+    """Whether the entity is in the noun's population."""
     relation = _relation(state, population_cell(noun))
     return relation is not None and (entity,) in relation
-
-
-@dataclass
-class Delta:
-    """What a command changed: facts added and removed per fact type, the entities per
-    noun that were created or named by an added fact, and those that left a noun's
-    population (deleted)."""
-
-    added: dict[str, set[Fact]] = field(default_factory=dict)
-    removed: dict[str, set[Fact]] = field(default_factory=dict)
-    entities: dict[str, set[str]] = field(default_factory=dict)
-    gone: dict[str, set[str]] = field(default_factory=dict)
-
-    def __bool__(self) -> bool:
-        return bool(self.added or self.removed or self.entities or self.gone)
-
-
-_SCHEMA_CELLS = (
-    "Fact_Type_has_Noun_at_Position", "Noun_has_Object_Type", "Noun_has_supertype_Noun",
-    "Noun_has_Reference_Scheme",
-)
-
-
-class _Lookups:
-    """What a change looks up in the schema (roles, kinds, supertypes, reference schemes),
-    remembered for every change over the same schema cells: they are immutable, so the
-    answers hold as long as the cells are the same objects."""
-
-    def __init__(self) -> None:
-        self.roles: dict[str, tuple[str, ...]] = {}
-        self.entity_kind: dict[str, bool] = {}
-        self.member_of: dict[str, tuple[str, ...]] = {}
-        self.reference: dict[str, tuple[str, ...]] = {}
-        self.entity_roles: dict[str, tuple[tuple[int, str], ...]] = {}
-        self.parents: dict[str, tuple[str, ...]] = {}
-
-
-_lookups_by_schema_cells: IdentityMemo[_Lookups] = IdentityMemo(
-    lambda *cells: _Lookups(), limit=64)
-"""The lookups of every change over the same schema cells (by identity).  Their dicts fill
-as changes ask; each answer is a pure function of those cells, so threads that fill one at
-once write equal values."""
-
-
-def _lookups(state: State) -> _Lookups:
-    return _lookups_by_schema_cells(*(state.get(name) for name in _SCHEMA_CELLS))
-
-
-class Change:
-    """Facts added to and removed from a state, one at a time, recording the delta."""
-
-    def __init__(self, state: State) -> None:
-        self.state = state
-        self.delta = Delta()
-        self._touched: set[tuple[str, str]] = set()
-        self._use(_lookups(state))
-
-    def _use(self, lookups: _Lookups) -> None:
-        self._roles = lookups.roles
-        self._entity_kind = lookups.entity_kind
-        self._member_of = lookups.member_of
-        self._reference = lookups.reference
-        self._entity_roles = lookups.entity_roles
-        self._parents = lookups.parents
-
-    def roles(self, fact_type: str) -> tuple[str, ...]:
-        if fact_type not in self._roles:
-            self._roles[fact_type] = role_nouns(self.state, fact_type)
-        return self._roles[fact_type]
-
-    def is_entity_type(self, noun: str) -> bool:
-        if noun not in self._entity_kind:
-            self._entity_kind[noun] = noun_kind(self.state, noun) == "entity"
-        return self._entity_kind[noun]
-
-    def reference(self, noun: str) -> tuple[str, ...]:
-        """The noun's reference scheme: its components (``("id",)`` by default)."""
-        if noun not in self._reference:
-            relation = _relation(self.state, "Noun_has_Reference_Scheme")
-            schemes = [s for _, s in relation.matching(0, noun)] if relation is not None else []
-            parts = schemes[0].split(",") if schemes else ["id"]
-            own = tuple(p.strip() for p in parts if p.strip()) or ("id",)
-            parents = self.member_of(noun)[1:]
-            # A subtype declared without a reference scheme is identified as its supertype is.
-            self._reference[noun] = self.reference(parents[0]) if own == ("id",) and parents \
-                else own
-        return self._reference[noun]
-
-    def _relation(self, name: str, arity: int) -> Relation:
-        found = _relation(self.state, name)
-        return Relation(arity) if found is None else found
-
-    def parents(self, noun: str) -> tuple[str, ...]:
-        """The noun's direct supertypes."""
-        if noun not in self._parents:
-            relation = _relation(self.state, "Noun_has_supertype_Noun")
-            self._parents[noun] = tuple(
-                sorted(sup for _, sup in relation.matching(0, noun)) if relation is not None
-                else ()
-            )
-        return self._parents[noun]
-
-    def member_of(self, noun: str) -> tuple[str, ...]:
-        """The noun and its supertypes: every population an entity of the noun is in."""
-        if noun not in self._member_of:
-            self._member_of[noun] = (noun, *supertypes(self.state, noun))
-        return self._member_of[noun]
-
-    def touch(self, noun: str, entity: str) -> None:
-        """The entity exists (in its noun's population and its supertypes').  A new one is in
-        the delta, to be validated whole; facts added about an existing one can only wake the
-        constraints of the fact types they are in."""
-        if (noun, entity) in self._touched:
-            return
-        self._touched.add((noun, entity))
-        for member_of in self.member_of(noun):
-            population = self._relation(population_cell(member_of), 1)
-            grown = population.add((entity,))
-            if grown is not population:
-                self.state = self.state.set(population_cell(member_of), grown)
-                self.delta.entities.setdefault(member_of, set()).add(entity)
-        for parent in self.parents(noun):
-            self.add(membership_fact_type(noun, parent), (entity,))
-
-    def touch_all(self, noun: str, entities: set[str]) -> None:
-        """:meth:`touch` for many entities at once (a bulk load)."""
-        for member_of in self.member_of(noun):
-            population = self._relation(population_cell(member_of), 1)
-            grown = population.extended((entity,) for entity in sorted(entities))
-            if grown is not population:
-                self.state = self.state.set(population_cell(member_of), grown)
-            self.delta.entities.setdefault(member_of, set()).update(entities)
-        for parent in self.parents(noun):
-            fact_type = membership_fact_type(noun, parent)
-            relation = self._relation(fact_type, 1)
-            self.state = self.state.set(
-                fact_type, relation.extended((entity,) for entity in sorted(entities)))
-
-    def entity_roles(self, fact_type: str) -> tuple[tuple[int, str], ...]:
-        """The positions of the fact type's entity-typed roles, with their nouns."""
-        if fact_type not in self._entity_roles:
-            self._entity_roles[fact_type] = tuple(
-                (position, noun) for position, noun in enumerate(self.roles(fact_type))
-                if self.is_entity_type(noun)
-            )
-        return self._entity_roles[fact_type]
-
-    def add(self, fact_type: str, fact: Fact) -> bool:
-        """Assert one fact; True when it was not there before."""
-        if fact_type in _SCHEMA_CELLS:
-            self._use(_Lookups())  # the schema itself changes: look it up afresh
-        relation = self._relation(fact_type, len(fact))
-        grown = relation.add(fact)
-        touched = self._touched
-        for position, noun in self.entity_roles(fact_type):
-            if (noun, fact[position]) not in touched:
-                self.touch(noun, fact[position])
-        if grown is relation:
-            return False
-        self.state = self.state.set(fact_type, grown)
-        removed = self.delta.removed.get(fact_type)
-        if removed is not None and fact in removed:
-            removed.discard(fact)
-        else:
-            self.delta.added.setdefault(fact_type, set()).add(fact)
-        return True
-
-    def remove(self, fact_type: str, fact: Fact) -> bool:
-        """Retract one fact; True when it was there."""
-        if fact_type in _SCHEMA_CELLS:
-            self._use(_Lookups())
-        relation = _relation(self.state, fact_type)
-        if relation is None or fact not in relation:
-            return False
-        self.state = self.state.set(fact_type, relation.remove(fact))
-        added = self.delta.added.get(fact_type)
-        if added is not None and fact in added:
-            added.discard(fact)
-        else:
-            self.delta.removed.setdefault(fact_type, set()).add(fact)
-        return True
-
-    def forget(self, noun: str, entity: str) -> None:
-        """The entity leaves its noun's population and its supertypes'."""
-        for member_of in (noun, *supertypes(self.state, noun)):
-            population = _relation(self.state, population_cell(member_of))
-            if population is not None and (entity,) in population:
-                shrunk = population.remove((entity,))
-                self.state = self.state.set(population_cell(member_of), shrunk)
-                self.delta.gone.setdefault(member_of, set()).add(entity)
 
 
 def with_facts(state: State, facts: Iterable[tuple[str, Fact]]) -> State:
@@ -297,21 +106,3 @@ def with_facts(state: State, facts: Iterable[tuple[str, Fact]]) -> State:
         )
         changed[fact_type] = current.add(fact)
     return store_all(state, changed.items())
-
-
-def with_populations(state: State) -> State:
-    """D with every entity-typed value of every fact in its nouns' populations."""
-    change = Change(state)
-    fact_types = _relation(state, "Fact_Type_has_Noun_at_Position")
-    for fact_type in sorted({fact[0] for fact in fact_types or ()}):
-        relation = _relation(state, fact_type)
-        roles = change.roles(fact_type)
-        for position, noun in enumerate(roles):
-            if relation is not None and change.is_entity_type(noun):
-                for value in sorted(relation.values(position)):
-                    change.touch(noun, value)
-    for sub, sup in sorted(_relation(state, "Noun_has_supertype_Noun") or ()):
-        members = _relation(state, membership_fact_type(sub, sup))
-        for (entity,) in sorted(members or ()):
-            change.touch(sub, entity)  # ``Clinician 'x' is a Nurse.``: x is a Nurse
-    return change.state

@@ -17,6 +17,13 @@ from functools import lru_cache
 
 from arest.algebra import EMPTY_STATE, Object, State, store_all
 from arest.algebra.relations import Fact, Relation
+from arest.compiler.cells import (
+    FACT_TYPE_READINGS,
+    SOURCE_CELL,
+    TRANSITION_FACT_TYPES,
+    WARNINGS_CELL,
+)
+from arest.compiler.change import with_populations
 from arest.compiler.constraints import compile_constraints, constraint_cells
 from arest.compiler.derivations import compile_rule, program, program_cells, strata
 from arest.compiler.fields import resolve_cells
@@ -29,7 +36,7 @@ from arest.compiler.machines import (
     status_facts,
 )
 from arest.compiler.plans import RuleError
-from arest.compiler.population import membership_facts, with_facts, with_populations
+from arest.compiler.population import membership_facts, with_facts
 from arest.compiler.schema import ConstraintInfo, schema_of
 from arest.forml2 import (
     Constraint,
@@ -40,9 +47,6 @@ from arest.forml2 import (
     metamodel,
     read,
 )
-
-SOURCE_CELL = "readings:source"
-WARNINGS_CELL = "readings:warnings"
 
 Source = tuple[str, str]
 """A readings text and where it came from: (path, text)."""
@@ -145,7 +149,7 @@ def warnings_of(state: State) -> tuple[str, ...]:
     return tuple(str(item) for item in contents) if type(contents) is tuple else ()
 
 
-_BY_FACT_TYPE = frozenset({"Transition_is_triggered_by_Fact_Type"})
+_BY_FACT_TYPE = frozenset({TRANSITION_FACT_TYPES})
 """Metamodel fact types whose Fact Type role a reading may name by its text."""
 
 
@@ -154,11 +158,11 @@ def _fact_types_by_id(state: State, facts: Iterable[tuple[str, Fact]]
     """The facts, with a fact type named by one of its readings (``Fact Type 'Customer
     places Order'``) named by its id instead."""
     facts = list(facts)
-    known = state.get("Fact_Type_has_Reading_Text")
+    known = state.get(FACT_TYPE_READINGS)
     by_text = {text: fact_type for fact_type, text in known} if isinstance(known, Relation) \
         else {}
     by_text.update((fact[1], fact[0]) for name, fact in facts
-                   if name == "Fact_Type_has_Reading_Text")
+                   if name == FACT_TYPE_READINGS)
     return [(name, (fact[0], by_text.get(fact[1], fact[1]))) if name in _BY_FACT_TYPE
             else (name, fact) for name, fact in facts]
 

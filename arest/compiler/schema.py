@@ -14,6 +14,17 @@ from dataclasses import dataclass
 
 from arest.algebra import State
 from arest.algebra.relations import Fact, Relation
+from arest.compiler.cells import (
+    FACT_TYPE_READINGS,
+    FACT_TYPE_ROLES,
+    MACHINE_NOUNS,
+    NOUN_OBJECT_TYPES,
+    NOUN_PLURALS,
+    NOUN_REFERENCE_SCHEMES,
+    NOUN_SUPERTYPES,
+    RULE_FACT_TYPES,
+    RULE_MODES,
+)
 
 
 @dataclass(frozen=True)
@@ -194,10 +205,10 @@ def schema_of(state: State) -> Schema:
     >>> [f.id for f in schema.played_by("Customer")]
     ['Customer_has_Name', 'Order_was_placed_by_Customer']
     """
-    kinds = _pairs(state, "Noun_has_Object_Type")
-    references = _pairs(state, "Noun_has_Reference_Scheme")
-    supertypes = _pairs(state, "Noun_has_supertype_Noun")
-    plurals = _pairs(state, "Noun_has_Plural")
+    kinds = _pairs(state, NOUN_OBJECT_TYPES)
+    references = _pairs(state, NOUN_REFERENCE_SCHEMES)
+    supertypes = _pairs(state, NOUN_SUPERTYPES)
+    plurals = _pairs(state, NOUN_PLURALS)
     nouns = {
         name: NounInfo(
             name,
@@ -209,9 +220,9 @@ def schema_of(state: State) -> Schema:
         for name in sorted(kinds)
     }
     roles: dict[str, dict[int, str]] = defaultdict(dict)
-    for fact_type, noun, position in _facts(state, "Fact_Type_has_Noun_at_Position"):
+    for fact_type, noun, position in _facts(state, FACT_TYPE_ROLES):
         roles[fact_type][int(position)] = noun
-    readings = _pairs(state, "Fact_Type_has_Reading_Text")
+    readings = _pairs(state, FACT_TYPE_READINGS)
     modes = _pairs(state, "Fact_Type_has_Derivation_Mode")
     fact_types = {
         fact_type: FactTypeInfo(
@@ -279,9 +290,9 @@ def schema_of(state: State) -> Schema:
         )
         for constraint in sorted(constraint_kinds)
     }
-    derives = _pairs(state, "Derivation_Rule_derives_Fact_Type")
+    derives = _pairs(state, RULE_FACT_TYPES)
     rule_readings = _pairs(state, "Derivation_Rule_has_Reading_Text")
-    rule_modes = _pairs(state, "Derivation_Rule_has_Derivation_Mode")
+    rule_modes = _pairs(state, RULE_MODES)
     rules = {
         rule: RuleInfo(
             rule, _single(rule_readings, rule), _single(derives, rule), _single(rule_modes, rule)
@@ -296,7 +307,7 @@ def _machines(state: State) -> dict[str, MachineInfo]:
     transitions.  A transition name defined in several machines names no machine in its
     ``from``/``to`` facts, so its endpoints are read by the statuses a machine has
     otherwise (the reader rejects the ones no one machine owns)."""
-    for_noun = _pairs(state, "State_Machine_Definition_is_for_Noun")
+    for_noun = _pairs(state, MACHINE_NOUNS)
     by_machine: dict[str, dict[str, list[str]]] = {}
     for key, fact_type in (
         ("initial", "Status_is_initial_in_State_Machine_Definition"),

@@ -36,7 +36,7 @@ from typing import Final
 
 from arest.algebra import State
 from arest.algebra.relations import Cell, Fact, Relation
-from arest.compiler.derivations import ASSERTED_PREFIX
+from arest.compiler.cells import is_asserted_cell
 from arest.system.derive import is_derived
 
 VERSION: Final = "v1"
@@ -75,7 +75,7 @@ def counts(cell: str, contents: Cell | None) -> bool:
     >>> counts("R", R), counts("asserted:R", R), counts("machines", ("Order",))
     (True, False, False)
     """
-    return isinstance(contents, Relation) and not cell.startswith(ASSERTED_PREFIX)
+    return isinstance(contents, Relation) and not is_asserted_cell(cell)
 
 
 def state_digest(state: State) -> int:
@@ -116,7 +116,7 @@ def asserted_delta(before: State, after: State, cells: Iterable[str]) -> Delta:
     added, removed = delta.added, delta.removed
     for cell in cells:
         old, new = before.get(cell), after.get(cell)
-        if old is new or cell.startswith(ASSERTED_PREFIX):
+        if old is new or is_asserted_cell(cell):
             continue
         if isinstance(old, Relation) and isinstance(new, Relation):
             for fact, was, now in new.changes_since(old):

@@ -37,7 +37,7 @@ from typing import IO, Any
 from arest.algebra import EMPTY_STATE, State
 from arest.algebra.relations import Relation
 from arest.api import read_files
-from arest.compiler.population import population_cell
+from arest.compiler.cells import population_cell
 from arest.errors import ArestError
 from arest.runtime import recovery
 from arest.runtime.codec import FORMAT as CODEC

@@ -18,6 +18,8 @@ an agent over MCP, a person holding the admin key or at the terminal, the progra
 
 @dataclass(frozen=True)
 class Context:
+    """The time a command runs at (ISO 8601) and who sent it: Agent, Human or System."""
+
     now: str = EPOCH
     source: str = SYSTEM
 

@@ -21,13 +21,8 @@ from operator import itemgetter
 from arest.algebra import State, evaluate
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import ASSERTED, Fact, Relation
-from arest.compiler.derivations import (
-    EMPTY_PROGRAM,
-    PROGRAM_CELL,
-    Program,
-    Rule,
-    asserted_cell,
-)
+from arest.compiler.cells import PROGRAM_CELL, RULE_FACT_TYPES, RULE_MODES, asserted_cell
+from arest.compiler.derivations import EMPTY_PROGRAM, Program, Rule
 from arest.compiler.plans import Plan, literal_of
 
 _decoded = IdentityMemo(Program.from_object, limit=64)
@@ -46,15 +41,22 @@ def program_of(state: State) -> Program:
 
 def derived_mode(state: State, fact_type: str) -> str:
     """``*`` or ``**`` when the fact type is fully derived (declared so, or derived by a
-    ``*``/``**`` rule): nothing may assert into it; else empty."""
+    ``*``/``**`` rule): nothing may assert into it; else empty.
+
+    >>> import arest
+    >>> D = arest.compile("Task(.id) is an entity type.\\nMilestone(.id) is an entity type.\\n"
+    ...     "Task targets Milestone.\\nMilestone is targeted.\\n"
+    ...     "* Milestone is targeted iff some Task targets that Milestone.")
+    >>> derived_mode(D, "Milestone_is_targeted"), derived_mode(D, "Task_targets_Milestone")
+    ('*', '')
+    """
     return program_of(state).fully_derived.get(fact_type, "")
 
 
 def rebuilt_on_load(state: State) -> frozenset[str]:
     """The fact types derived by ``*`` rules: their derived facts are kept in memory only
     and derived again when D is loaded (``**`` facts are stored)."""
-    derives, modes = state.get("Derivation_Rule_derives_Fact_Type"), state.get(
-        "Derivation_Rule_has_Derivation_Mode")
+    derives, modes = state.get(RULE_FACT_TYPES), state.get(RULE_MODES)
     if not isinstance(derives, Relation) or not isinstance(modes, Relation):
         return frozenset()
     mode = {rule: m for rule, m in modes}
@@ -74,6 +76,12 @@ def is_derived(payload: object) -> bool:
 
 
 def relation_of(state: State, name: str, arity: int) -> Relation:
+    """The relation in the named cell; an empty one of that arity when D has none.
+
+    >>> from arest.algebra import EMPTY_STATE
+    >>> len(relation_of(EMPTY_STATE, "Order_has_Amount", 2))
+    0
+    """
     contents = state.get(name)
     return contents if isinstance(contents, Relation) else Relation(arity)
 
@@ -229,7 +237,17 @@ class Store:
 
 # -- from scratch ----------------------------------------------------------------------------
 def derive_all(state: State) -> State:
-    """D with every derived fact recomputed from the asserted ones."""
+    """D with every derived fact recomputed from the asserted ones.
+
+    >>> import arest
+    >>> from arest.compiler.population import with_facts
+    >>> D = arest.compile("Task(.id) is an entity type.\\nMilestone(.id) is an entity type.\\n"
+    ...     "Task targets Milestone.\\nMilestone is targeted.\\n"
+    ...     "* Milestone is targeted iff some Task targets that Milestone.")
+    >>> D = with_facts(D, [("Task_targets_Milestone", ("t1", "m1"))])  # asserted, not derived
+    >>> len(D["Milestone_is_targeted"]), sorted(derive_all(D)["Milestone_is_targeted"])
+    (0, [('m1',)])
+    """
     program = program_of(state)
     if not program.strata:
         return state

@@ -82,7 +82,17 @@ def _tenant_view(state: State, schema: Schema) -> dict[str, Any]:
 
 def describe(state: State, request: Any) -> dict[str, Any]:
     """``schema`` with ``{}`` (the tenant's own), ``{"all": true}`` (with the metamodel),
-    ``{"noun"}`` or ``{"fact_type"}``."""
+    ``{"noun"}`` or ``{"fact_type"}``.
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
+    ...                   "Order was placed by Customer.\\n"
+    ...                   "Each Order was placed by at most one Customer.")
+    >>> [n["name"] for n in describe(D, {})["nouns"]]
+    ['Customer', 'Order']
+    >>> describe(D, {"noun": "Order"})["constraints"][0]["reading"]
+    'Each Order was placed by at most one Customer.'
+    """
     request = {} if request is None else request
     shapes = '{}, {"all": true}, {"noun": name} or {"fact_type": id}'
     if not isinstance(request, dict) or len(request) > 1 or not set(request) <= {

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from arest.algebra import State
 from arest.algebra.relations import ASSERTED, Fact
-from arest.compiler.derivations import Program, Rule, asserted_cell
-from arest.compiler.population import population_cell
+from arest.compiler.cells import asserted_cell, population_cell
+from arest.compiler.derivations import Program, Rule
 from arest.system.derive import (
     GOAL,
     Changes,

@@ -12,7 +12,8 @@ from typing import Any
 from arest.algebra import Object, State
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
-from arest.compiler.fields import Field, resolve_cell
+from arest.compiler.cells import resolve_cell, resolved_nouns
+from arest.compiler.fields import Field
 from arest.compiler.links import slug as slug
 from arest.compiler.population import entity_ids
 from arest.system.errors import Refusal, closest, invalid_input
@@ -23,8 +24,14 @@ from arest.system.machines import is_terminal
 
 
 def nouns(state: State) -> list[str]:
-    """Every noun D knows: those with a ``resolve:<Noun>`` cell."""
-    return sorted(name.removeprefix("resolve:") for name in state if name.startswith("resolve:"))
+    """Every noun D knows, the metamodel's too: those with a ``resolve:<Noun>`` cell.
+
+    >>> import arest
+    >>> known = nouns(arest.compile("Order(.id) is an entity type."))
+    >>> "Order" in known, "Customer" in known, "Noun" in known
+    (True, False, True)
+    """
+    return resolved_nouns(state)
 
 
 def _decode_fields(contents: Object) -> tuple[Field, ...]:
@@ -39,7 +46,15 @@ _fields_by_name = IdentityMemo(
 
 
 def fields(state: State, noun: str) -> tuple[Field, ...]:
-    """The noun's fields; ``unknown_noun`` naming the closest nouns when D has no such noun."""
+    """The noun's fields; ``unknown_noun`` naming the closest nouns when D has no such noun.
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
+    ...                   "Order was placed by Customer.\\n"
+    ...                   "Each Order was placed by at most one Customer.")
+    >>> [(f.name, f.fact_type, f.shape) for f in fields(D, "Order")]
+    [('Customer', 'Order_was_placed_by_Customer', 'one')]
+    """
     contents = state.get(resolve_cell(noun))
     if type(contents) is not tuple:
         known = nouns(state)
@@ -124,7 +139,18 @@ def _count(raw: Any, path: str) -> int | None:
 
 
 def list_entities(state: State, noun: str, request: Any) -> dict[str, Any]:
-    """``list:<Noun>``: ``{"items", "total"}``, filtered, ordered by id, then offset and limit."""
+    """``list:<Noun>``: ``{"items", "total"}``, filtered, ordered by id, then offset and limit.
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
+    ...                   "Order was placed by Customer.\\n"
+    ...                   "Each Order was placed by at most one Customer.")
+    >>> _, D = arest.apply(D, "create:Order", {"id": "o1", "Customer": "acme"})
+    >>> _, D = arest.apply(D, "create:Order", {"id": "o2"})
+    >>> listed = list_entities(D, "Order", {"filter": {"Customer": "acme"}})
+    >>> [item["id"] for item in listed["items"]], listed["total"]
+    (['o1'], 1)
+    """
     if request is None:
         request = {}
     if not isinstance(request, dict):

@@ -13,9 +13,11 @@ from typing import Any
 
 from arest.algebra import State
 from arest.algebra.relations import Relation
+from arest.compiler.cells import counter_cell
+from arest.compiler.change import Change, Delta
 from arest.compiler.fields import Field
 from arest.compiler.machines import Transition
-from arest.compiler.population import Change, Delta, exists
+from arest.compiler.population import exists
 from arest.system.derive import Changes, derived_mode, relation_of
 from arest.system.dred import derive
 from arest.system.entities import field_named, fields, represent, slug
@@ -30,19 +32,15 @@ AUTOMATIC_ROUNDS = 16
 triggers keep firing stops there, in the status it reached."""
 
 
-def _counter_cell(noun: str) -> str:
-    return f"counter:{noun}"
-
-
 def _auto_id(change: Change, noun: str) -> str:
     """``<noun-slug>-<n>`` from the noun's counter, skipping ids already in use."""
-    contents = change.state.get(_counter_cell(noun))
+    contents = change.state.get(counter_cell(noun))
     n = int(contents) if type(contents) is str and contents.isdigit() else 0
     while True:
         n += 1
         candidate = f"{slug(noun)}-{n}"
         if not exists(change.state, noun, candidate):
-            change.state = change.state.set(_counter_cell(noun), str(n))
+            change.state = change.state.set(counter_cell(noun), str(n))
             return candidate
 
 
@@ -291,12 +289,35 @@ def command_result(
 
 
 def create(state: State, noun: str, request: Any) -> tuple[Output, State]:
+    """create:N — the command result of a new entity of N from its id and fields, and D′
+    (D itself when an alethic violation rejects it).
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
+    ...                   "Order was placed by Customer.\\n"
+    ...                   "Each Order was placed by at most one Customer.")
+    >>> out, D2 = create(D, "Order", {"id": "o1", "Customer": "acme"})
+    >>> out["rejected"], out["entity"]["Customer"], D2 is D
+    (False, 'acme', False)
+    """
     change = Change(state)
     entity = create_entity(change, noun, {} if request is None else request, "$")
     return command_result(state, change, (noun, entity))
 
 
 def update(state: State, noun: str, request: Any) -> tuple[Output, State]:
+    """update:N — the command result of replacing the named fields of an existing entity,
+    and D′.
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
+    ...                   "Order was placed by Customer.\\n"
+    ...                   "Each Order was placed by at most one Customer.")
+    >>> _, D = create(D, "Order", {"id": "o1", "Customer": "acme"})
+    >>> out, D = update(D, "Order", {"id": "o1", "Customer": "bolt"})
+    >>> out["entity"]["Customer"]
+    'bolt'
+    """
     if not isinstance(request, dict) or "id" not in request:
         raise invalid_input("$", "an object with the id and the fields to change")
     fields(state, noun)
@@ -311,6 +332,18 @@ def update(state: State, noun: str, request: Any) -> tuple[Output, State]:
 
 
 def read(state: State, noun: str, request: Any) -> Output:
+    """read:N — the entity's representation: its id, noun, fields with facts, and links;
+    ``unknown_entity`` when N has no such entity.
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
+    ...                   "Order was placed by Customer.\\n"
+    ...                   "Each Order was placed by at most one Customer.")
+    >>> _, D = create(D, "Order", {"id": "o1", "Customer": "acme"})
+    >>> from arest.system.entity_verbs import read as read_entity  # the doctests' read parses
+    >>> sorted(read_entity(D, "Order", "o1"))
+    ['Customer', '_links', 'id', 'noun']
+    """
     fields(state, noun)
     entity = entity_id(request)
     if not exists(state, noun, entity):

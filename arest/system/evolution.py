@@ -20,7 +20,8 @@ from typing import Any
 
 from arest.algebra import State
 from arest.algebra.relations import Relation
-from arest.compiler.population import Change
+from arest.compiler.cells import NOUN_OBJECT_TYPES
+from arest.compiler.change import Change
 from arest.compiler.readings import read_sources, sources_of
 from arest.forml2 import ReadingError
 from arest.system.context import Context
@@ -46,6 +47,9 @@ def _texts(request: dict[str, Any], key: str) -> list[str]:
 
 
 def propose(state: State, request: Any, context: Context) -> tuple[Output, State]:
+    """propose ``{target_domain, readings, …}`` — the command result of a new Domain Change
+    holding the proposed readings (checked, not yet applied), with its next actions, and D′.
+    """
     if not isinstance(request, dict):
         raise invalid_input("$", "an object with target_domain and readings")
     extra = sorted(set(request) - _KEYS)
@@ -86,7 +90,7 @@ def propose(state: State, request: Any, context: Context) -> tuple[Output, State
 
 def _nouns_after(sources: tuple[tuple[str, str], ...]) -> set[str]:
     compiled = read_sources(sources)
-    return {fact[0] for name, fact in compiled.facts if name == "Noun_has_Object_Type"}
+    return {fact[0] for name, fact in compiled.facts if name == NOUN_OBJECT_TYPES}
 
 
 def applied(before: State, out: Output, after: State, entity: str) -> tuple[Output, State]:

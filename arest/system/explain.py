@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from arest.algebra import State
 from arest.algebra.relations import Fact, Relation
+from arest.compiler.cells import FACT_TYPE_READINGS
 from arest.compiler.derivations import Rule
 from arest.compiler.plans import Plan, literal_of
 from arest.compiler.population import role_nouns
@@ -26,7 +27,18 @@ Output = dict[str, Any]
 
 
 def explain(state: State, request: Any) -> Output:
-    """``explain {fact_type, bindings}``: the fact's explanation tree."""
+    """``explain {fact_type, bindings}``: the fact's explanation tree, down to the
+    asserted facts it rests on.
+
+    >>> import arest
+    >>> D = arest.compile("Task(.id) is an entity type.\\nMilestone(.id) is an entity type.\\n"
+    ...     "Task targets Milestone.\\nMilestone is targeted.\\n"
+    ...     "* Milestone is targeted iff some Task targets that Milestone.\\n"
+    ...     "Task 't1' targets Milestone 'm1'.")
+    >>> why = explain(D, {"fact_type": "Milestone_is_targeted", "bindings": ["m1"]})
+    >>> why["derived"], [a["reading"] for a in why["antecedents"]]
+    (True, ["Task 't1' targets Milestone 'm1'."])
+    """
     if not isinstance(request, dict):
         raise invalid_input("$", "an object with fact_type and bindings")
     extra = sorted(set(request) - {"fact_type", "bindings"})
@@ -117,7 +129,7 @@ def _antecedents(state: State, rule: Rule, plan_id: str, row: Any) -> list[tuple
 
 def verbalized(state: State, fact_type: str, roles: tuple[str, ...], fact: Fact) -> str:
     """The fact said by its fact type's reading: ``Order 'o1' was placed by Customer 'acme'.``"""
-    relation = state.get("Fact_Type_has_Reading_Text")
+    relation = state.get(FACT_TYPE_READINGS)
     texts = sorted(t for _, t in relation.matching(0, fact_type)) if isinstance(
         relation, Relation) else []
     # The primary reading is the one the fact type's id spells.

@@ -10,8 +10,10 @@ from typing import Any
 
 from arest.algebra import State
 from arest.algebra.relations import Relation
-from arest.compiler.fields import resolve_cell, status_fact_type
-from arest.compiler.population import Change, entity_ids, role_nouns
+from arest.compiler.cells import resolve_cell
+from arest.compiler.change import Change
+from arest.compiler.fields import status_fact_type
+from arest.compiler.population import entity_ids, role_nouns
 from arest.system.derive import derived_mode, is_derived
 from arest.system.entities import fields, represent
 from arest.system.entity_verbs import Output, command_result, settle
@@ -75,7 +77,18 @@ def _write(state: State, request: Any, adding: bool) -> tuple[Output, State]:
 
 
 def assert_fact(state: State, request: Any) -> tuple[Output, State]:
-    """``assert {fact_type, bindings}`` or ``assert {facts: [{fact_type, bindings}, …]}``."""
+    """``assert {fact_type, bindings}`` or ``assert {facts: [{fact_type, bindings}, …]}``:
+    the command result of asserting the facts, and D′.
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
+    ...                   "Order was placed by Customer.\\n"
+    ...                   "Each Order was placed by at most one Customer.")
+    >>> placed = {"fact_type": "Order_was_placed_by_Customer", "bindings": ["o1", "acme"]}
+    >>> out, D = assert_fact(D, placed)
+    >>> out["rejected"], out["fact"]["bindings"]
+    (False, {'Order': 'o1', 'Customer': 'acme'})
+    """
     return _write(state, request, adding=True)
 
 
@@ -85,7 +98,17 @@ def retract_fact(state: State, request: Any) -> tuple[Output, State]:
 
 
 def verify(state: State, request: Any) -> Output:
-    """What asserting the fact would report, without asserting it."""
+    """What asserting the fact would report, without asserting it.
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
+    ...                   "Order was placed by Customer.\\n"
+    ...                   "Each Order was placed by at most one Customer.")
+    >>> placed = {"fact_type": "Order_was_placed_by_Customer", "bindings": ["o1", "acme"]}
+    >>> _, D = assert_fact(D, placed)
+    >>> verify(D, {**placed, "bindings": ["o1", "bolt"]})["would_reject"]
+    True
+    """
     fact_type, _, fact = _writable(state, request)
     change = Change(state)
     change.add(fact_type, fact)
@@ -117,7 +140,17 @@ def _filter(raw: Any, names: list[str], path: str) -> dict[str, Any]:
 
 
 def query(state: State, fact_type: str, request: Any) -> Output:
-    """``query:<fact type>``: its facts as rows keyed by role name, filtered."""
+    """``query:<fact type>``: its facts as rows keyed by role name, filtered.
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
+    ...                   "Order was placed by Customer.\\n"
+    ...                   "Each Order was placed by at most one Customer.")
+    >>> placed = {"fact_type": "Order_was_placed_by_Customer", "bindings": ["o1", "acme"]}
+    >>> _, D = assert_fact(D, placed)
+    >>> query(D, "Order_was_placed_by_Customer", None)
+    {'rows': [{'Order': 'o1', 'Customer': 'acme', 'derived': False}], 'total': 1}
+    """
     _, roles = fact_type_of(state, {"fact_type": fact_type})
     names = role_names(roles)
     wanted = _filter(request, names, "$")

@@ -14,6 +14,7 @@ from typing import Any
 from arest.algebra import State
 from arest.algebra.numerals import numeral
 from arest.algebra.relations import Fact, Relation
+from arest.compiler.cells import FACT_TYPE_READINGS
 from arest.compiler.population import role_nouns
 from arest.system.errors import Refusal, closest, invalid_input
 
@@ -34,7 +35,16 @@ def checked_text(value: str, path: str) -> str:
 
 
 def atom(value: Any, path: str) -> str:
-    """A JSON value as an atom: strings as they are, numbers as numerals."""
+    """A JSON value as an atom: strings as they are, numbers as numerals; ``invalid_input``
+    at path for anything else.
+
+    >>> atom("o1", "$.id"), atom(3, "$.id"), atom(2.50, "$.id")
+    ('o1', '3', '2.5')
+    >>> atom(True, "$.id")
+    Traceback (most recent call last):
+    ...
+    arest.system.errors.Refusal: $.id: expected a string or a number
+    """
     if isinstance(value, bool) or value is None:
         raise invalid_input(path, "a string or a number")
     if isinstance(value, str):
@@ -58,7 +68,7 @@ def fact_type_of(state: State, request: Any) -> tuple[str, tuple[str, ...]]:
         raise invalid_input("$.fact_type", "a fact type id")
     roles = role_nouns(state, fact_type)
     if not roles:
-        known = state.get("Fact_Type_has_Reading_Text")
+        known = state.get(FACT_TYPE_READINGS)
         ids = {fact[0] for fact in known} if isinstance(known, Relation) else set()
         raise Refusal("unknown_fact_type", f"no fact type {fact_type!r}", fact_type=fact_type,
                       candidates=closest(fact_type, ids))
@@ -80,7 +90,12 @@ def role_names(roles: tuple[str, ...]) -> list[str]:
 
 
 def bindings_fact(roles: tuple[str, ...], bindings: Any, path: str = "$.bindings") -> Fact:
-    """The fact bindings describe: a value for every role, by role name or in role order."""
+    """The fact bindings describe: a value for every role, by role name or in role order.
+
+    >>> roles = ("Order", "Customer")
+    >>> bindings_fact(roles, {"Customer": "acme", "Order": "o1"}), bindings_fact(roles, ["o1", 7])
+    (('o1', 'acme'), ('o1', '7'))
+    """
     names = role_names(roles)
     if isinstance(bindings, list):
         if len(bindings) != len(roles):
@@ -102,7 +117,11 @@ def bindings_fact(roles: tuple[str, ...], bindings: Any, path: str = "$.bindings
 
 
 def entity_id(request: Any, path: str = "$") -> str:
-    """The id a read-like request names: ``{"id": …}`` or the id itself."""
+    """The id a read-like request names: ``{"id": …}`` or the id itself.
+
+    >>> entity_id({"id": "o1"}), entity_id(42)
+    ('o1', '42')
+    """
     if isinstance(request, dict):
         if set(request) != {"id"}:
             raise invalid_input(path, 'an object with just "id", or the id')

@@ -33,7 +33,8 @@ from urllib.parse import quote
 from arest.algebra import Object, State
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
-from arest.compiler.links import PARENT, Link, links_cell
+from arest.compiler.cells import NOUN_PLURALS, links_cell
+from arest.compiler.links import PARENT, Link
 from arest.compiler.links import plural as plural_of
 from arest.system.machines import machine_of, status_of
 
@@ -53,13 +54,20 @@ representation asks for one."""
 
 def plural(state: State, noun: str) -> str:
     """``Noun 'X' has Plural 'y'``, or the slug with ``s``."""
-    declared = _plurals_by_relation(state.get("Noun_has_Plural"))
+    declared = _plurals_by_relation(state.get(NOUN_PLURALS))
     found = declared.get(noun)
     return found if found is not None else plural_of(noun)
 
 
 def href(state: State, noun: str, entity: str) -> str:
-    """The entity's url, ``/<plural>/<id>`` (the id percent-encoded)."""
+    """The entity's url, ``/<plural>/<id>`` (the id percent-encoded).
+
+    >>> import arest
+    >>> D = arest.compile("LineItem(.id) is an entity type.\\nCategory(.id) is an entity type.\\n"
+    ...                   "Noun 'Category' has Plural 'categories'.")
+    >>> href(D, "LineItem", "a/1"), href(D, "Category", "tools")
+    ('/line-items/a%2F1', '/categories/tools')
+    """
     return f"/{plural(state, noun)}/{quote(entity, safe='')}"
 
 

@@ -13,19 +13,49 @@ from typing import Any
 from arest.algebra import State, evaluate
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
+from arest.compiler.cells import MACHINES_CELL, machine_cell
+from arest.compiler.change import Change
 from arest.compiler.fields import status_fact_type
-from arest.compiler.machines import MACHINES_CELL, Machine, Transition, machine_cell
-from arest.compiler.population import Change, exists, role_nouns
+from arest.compiler.machines import Machine, Transition
+from arest.compiler.population import exists, role_nouns
 
 _decoded = IdentityMemo(Machine.from_object)
 
 
 def machine_of(state: State, noun: str) -> Machine | None:
+    """The noun's compiled state machine; None when the noun has none.
+
+    >>> import arest
+    >>> D = arest.compile("Task(.id) is an entity type.\\n"
+    ...     "State Machine Definition 'Task' is for Noun 'Task'.\\n"
+    ...     "Status 'Open' is initial in State Machine Definition 'Task'.\\n"
+    ...     "Status 'Done' is defined in State Machine Definition 'Task'.\\n"
+    ...     "Transition 'finish' is defined in State Machine Definition 'Task'.\\n"
+    ...     "Transition 'finish' is from Status 'Open'.\\n"
+    ...     "Transition 'finish' is to Status 'Done'.")
+    >>> _, D = arest.apply(D, "create:Task", {"id": "t1"})
+    >>> machine_of(D, "Task").initial, machine_of(D, "Status")
+    ('Open', None)
+    """
     contents = state.get(machine_cell(noun))
     return _decoded(contents) if type(contents) is tuple else None
 
 
 def status_of(state: State, noun: str, entity: str) -> str | None:
+    """The entity's status in its noun's machine; None when it has none.
+
+    >>> import arest
+    >>> D = arest.compile("Task(.id) is an entity type.\\n"
+    ...     "State Machine Definition 'Task' is for Noun 'Task'.\\n"
+    ...     "Status 'Open' is initial in State Machine Definition 'Task'.\\n"
+    ...     "Status 'Done' is defined in State Machine Definition 'Task'.\\n"
+    ...     "Transition 'finish' is defined in State Machine Definition 'Task'.\\n"
+    ...     "Transition 'finish' is from Status 'Open'.\\n"
+    ...     "Transition 'finish' is to Status 'Done'.")
+    >>> _, D = arest.apply(D, "create:Task", {"id": "t1"})
+    >>> status_of(D, "Task", "t1"), status_of(D, "Task", "t2")
+    ('Open', None)
+    """
     relation = state.get(status_fact_type(noun))
     if not isinstance(relation, Relation):
         return None
@@ -107,6 +137,7 @@ def next_actions(state: State, noun: str, entity: str) -> list[dict[str, Any]]:
 
 
 def is_terminal(state: State, noun: str, entity: str) -> bool:
+    """Whether the entity's status is a terminal one of its noun's machine."""
     machine = machine_of(state, noun)
     return machine is not None and status_of(state, noun, entity) in machine.terminal
 

@@ -34,6 +34,7 @@ from typing import Any
 
 from arest.algebra import State
 from arest.algebra.relations import Relation
+from arest.compiler.cells import FACT_TYPE_ROLES, NOUN_SUPERTYPES
 from arest.compiler.fields import status_fact_type
 from arest.compiler.population import entity_ids, exists, noun_kind, role_nouns
 from arest.forml2 import metamodel
@@ -81,7 +82,7 @@ def bm25(tf: int, df: int, documents: int, length: int, mean_length: float) -> f
 def tenant_fact_types(state: State) -> list[str]:
     """The fact types the tenant's readings declare (with their machines' ``<Noun> has
     Status``), by id: D's fact types that are not the bundled metamodel's."""
-    relation = state.get("Fact_Type_has_Noun_at_Position")
+    relation = state.get(FACT_TYPE_ROLES)
     known = metamodel().schema.fact_types
     ids = {fact[0] for fact in relation} if isinstance(relation, Relation) else set()
     return sorted(fact_type for fact_type in ids if fact_type not in known)
@@ -134,7 +135,7 @@ def _texts(entity: Output) -> list[str]:
 
 
 def _subtypes(state: State, noun: str) -> list[str]:
-    relation = state.get("Noun_has_supertype_Noun")
+    relation = state.get(NOUN_SUPERTYPES)
     return sorted(sub for sub, _ in relation.matching(1, noun)) if isinstance(
         relation, Relation) else []
 
@@ -164,7 +165,16 @@ def _query(request: Any) -> list[str]:
 
 def search(state: State, request: Any) -> Output:
     """``search {"query"}``: the best-matching entities, ``{"results": [{"id", "title",
-    "url"}, …]}``, one pass over the searched entities (only the query's terms are counted)."""
+    "url"}, …]}``, one pass over the searched entities (only the query's terms are counted).
+
+    >>> import arest
+    >>> D = arest.compile("Task(.id) is an entity type.\\nMilestone(.id) is an entity type.\\n"
+    ...     "Task targets Milestone.\\nMilestone is targeted.\\n"
+    ...     "* Milestone is targeted iff some Task targets that Milestone.")
+    >>> _, D = arest.apply(D, "create:Task", {"id": "t1", "Milestone": "m1"})
+    >>> search(D, {"query": "t1"})["results"][0]
+    {'id': 'Task:t1', 'title': 'Task t1', 'url': '/tasks/t1'}
+    """
     words = _query(request)
     wanted = request["query"].strip().casefold()
     counted: list[tuple[str, str, int, Counter[str], bool]] = []

@@ -29,6 +29,15 @@ def reading_refusal(error: ReadingError) -> Refusal:
 
 
 def compile_readings(state: State, request: Any) -> tuple[Output, State]:
+    """compile ``{readings}`` — the command result of reading the text on top of D's
+    readings, and D′ (D when the population would violate an alethic constraint).
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.")
+    >>> out, D = compile_readings(D, {"readings": "Customer(.id) is an entity type."})
+    >>> out["rejected"], arest.apply(D, "list:Customer")[0]["total"]
+    (False, 0)
+    """
     if not isinstance(request, dict) or set(request) != {"readings"} or not isinstance(
         request["readings"], str
     ):

@@ -13,20 +13,27 @@ from typing import Any
 
 from arest.algebra import State
 from arest.algebra.relations import Archive
+from arest.compiler.cells import SNAPSHOTS_CELL
 from arest.system.context import Context
 from arest.system.errors import Refusal, invalid_input
-
-REGISTRY = "snapshots"
 
 Output = dict[str, Any]
 
 
 def _registry(state: State) -> Archive:
-    contents = state.get(REGISTRY)
+    contents = state.get(SNAPSHOTS_CELL)
     return contents if isinstance(contents, Archive) else Archive()
 
 
 def snapshot(state: State, request: Any, context: Context) -> tuple[Output, State]:
+    """snapshot ``{label?}`` — the snapshot's id, and D with D (its registry aside) kept
+    under it.
+
+    >>> from arest.algebra import EMPTY_STATE
+    >>> out, D = snapshot(EMPTY_STATE, None, Context())
+    >>> out, snapshot(D, {"label": "before"}, Context())[0], snapshots(D, {})["snapshots"]
+    ({'id': 'snap-0'}, {'id': 'before'}, [{'id': 'snap-0', 'taken_at': '1970-01-01T00:00:00Z'}])
+    """
     request = {} if request is None else request
     if not isinstance(request, dict) or set(request) - {"label"}:
         raise invalid_input("$", 'an object with an optional "label"')
@@ -39,11 +46,20 @@ def snapshot(state: State, request: Any, context: Context) -> tuple[Output, Stat
         label = f"snap-{n}"
     elif not isinstance(label, str):
         raise invalid_input("$.label", "a string (empty or absent: an auto label)")
-    captured = state.delete(REGISTRY) if REGISTRY in state else state
-    return {"id": label}, state.set(REGISTRY, registry.with_state(label, context.now, captured))
+    captured = state.delete(SNAPSHOTS_CELL) if SNAPSHOTS_CELL in state else state
+    grown = registry.with_state(label, context.now, captured)
+    return {"id": label}, state.set(SNAPSHOTS_CELL, grown)
 
 
 def rollback(state: State, request: Any) -> tuple[Output, State]:
+    """rollback ``{id}`` — D as the snapshot kept it, with every snapshot still held.
+
+    >>> from arest.algebra import EMPTY_STATE
+    >>> _, D = snapshot(EMPTY_STATE, {"label": "empty"}, Context())
+    >>> out, back = rollback(D.set("Order_has_Amount", "changed"), {"id": "empty"})
+    >>> out, list(back)
+    ({'id': 'empty', 'rolled_back': True}, ['snapshots'])
+    """
     if not isinstance(request, dict) or set(request) != {"id"} or not isinstance(
         request["id"], str
     ):
@@ -54,10 +70,11 @@ def rollback(state: State, request: Any) -> tuple[Output, State]:
         raise Refusal("unknown_snapshot", f"no snapshot {label!r}", id=label,
                       candidates=registry.labels())
     restored: State = registry.state(label)
-    return {"id": label, "rolled_back": True}, restored.set(REGISTRY, registry)
+    return {"id": label, "rolled_back": True}, restored.set(SNAPSHOTS_CELL, registry)
 
 
 def snapshots(state: State, request: Any) -> Output:
+    """snapshots — every snapshot held: its id and when it was taken."""
     if request not in (None, {}):
         raise invalid_input("$", "{}")
     registry = _registry(state)

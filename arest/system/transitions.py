@@ -16,7 +16,9 @@ from typing import Any
 
 from arest.algebra import State
 from arest.algebra.relations import Relation
-from arest.compiler.population import POPULATION, Change, exists
+from arest.compiler.cells import FACT_TYPE_ROLES, machine_cell, populated_nouns
+from arest.compiler.change import Change
+from arest.compiler.population import exists
 from arest.system import evolution
 from arest.system.context import Context
 from arest.system.entities import fields, href
@@ -43,6 +45,23 @@ def _entity(state: State, noun: str, request: Any, keys: set[str]) -> str:
 
 def transition(state: State, noun: str, request: Any, context: Context = NO_CONTEXT
                ) -> tuple[Output, State]:
+    """transition:N ``{id, event}`` — the command result of firing the event, and D′ (D when
+    the event is not legal from the entity's status).
+
+    >>> import arest
+    >>> D = arest.compile("Task(.id) is an entity type.\\n"
+    ...     "State Machine Definition 'Task' is for Noun 'Task'.\\n"
+    ...     "Status 'Open' is initial in State Machine Definition 'Task'.\\n"
+    ...     "Status 'Done' is defined in State Machine Definition 'Task'.\\n"
+    ...     "Transition 'finish' is defined in State Machine Definition 'Task'.\\n"
+    ...     "Transition 'finish' is from Status 'Open'.\\n"
+    ...     "Transition 'finish' is to Status 'Done'.")
+    >>> _, D = arest.apply(D, "create:Task", {"id": "t1"})
+    >>> out, D = transition(D, "Task", {"id": "t1", "event": "finish"})
+    >>> out["entity"]["status"], transition(D, "Task", {"id": "t1", "event": "finish"})[0][
+    ...     "violations"][0]["constraint_id"]
+    ('Done', 'machine:Task')
+    """
     if not isinstance(request, dict) or "id" not in request or "event" not in request:
         raise invalid_input("$", "an object with the id and the event")
     entity = _entity(state, noun, request, {"id", "event"})
@@ -63,7 +82,7 @@ def _fire(state: State, noun: str, entity: str, event: str, context: Context = N
         legal = sorted({t.event for t in machine.legal(status or "")})
         reading = (f"{noun} '{entity}' is {status}: {event} is not legal from there"
                    + (f"; legal: {', '.join(legal)}" if legal else "; no event is legal"))
-        violation = {"constraint_id": f"machine:{noun}", "kind": "transition",
+        violation = {"constraint_id": machine_cell(noun), "kind": "transition",
                      "modality": "alethic", "reading": reading,
                      "detail": {"status": status, "event": event, "legal": legal}}
         out, _ = command_result(state, Change(state), (noun, entity))
@@ -77,7 +96,20 @@ def _fire(state: State, noun: str, entity: str, event: str, context: Context = N
 
 
 def actions(state: State, request: Any) -> Output:
-    """``actions {noun, id}``: the events legal from the entity's status, with targets."""
+    """``actions {noun, id}``: the events legal from the entity's status, with targets.
+
+    >>> import arest
+    >>> D = arest.compile("Task(.id) is an entity type.\\n"
+    ...     "State Machine Definition 'Task' is for Noun 'Task'.\\n"
+    ...     "Status 'Open' is initial in State Machine Definition 'Task'.\\n"
+    ...     "Status 'Done' is defined in State Machine Definition 'Task'.\\n"
+    ...     "Transition 'finish' is defined in State Machine Definition 'Task'.\\n"
+    ...     "Transition 'finish' is from Status 'Open'.\\n"
+    ...     "Transition 'finish' is to Status 'Done'.")
+    >>> _, D = arest.apply(D, "create:Task", {"id": "t1"})
+    >>> [a["event"] for a in actions(D, {"noun": "Task", "id": "t1"})["actions"]]
+    ['finish']
+    """
     if not isinstance(request, dict) or not isinstance(request.get("noun"), str):
         raise invalid_input("$", "an object with noun and id")
     noun = request["noun"]
@@ -94,6 +126,16 @@ def actions(state: State, request: Any) -> Output:
 
 def delete(state: State, noun: str, request: Any, context: Context = NO_CONTEXT
            ) -> tuple[Output, State]:
+    """delete:N ``{id}`` — the command result of the entity leaving D (its ``delete``
+    transition when its machine has one), and D′.
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.")
+    >>> _, D = arest.apply(D, "create:Order", {"id": "o1"})
+    >>> out, D = delete(D, "Order", {"id": "o1"})
+    >>> out["deleted"], arest.apply(D, "list:Order")[0]["total"]
+    ({'noun': 'Order', 'id': 'o1'}, 0)
+    """
     entity = _entity(state, noun, request, {"id"})
     machine = machine_of(state, noun)
     if machine is not None and DELETE in machine.events:
@@ -105,7 +147,7 @@ def delete(state: State, noun: str, request: Any, context: Context = NO_CONTEXT
                           events=legal)
         return _fire(state, noun, entity, DELETE, context)
     change = Change(state)
-    roles = state.get("Fact_Type_has_Noun_at_Position")
+    roles = state.get(FACT_TYPE_ROLES)
     nouns = _kinds_of(change, noun, entity)
     for member_of in nouns:
         for fact_type, _, position in roles.matching(1, member_of) if isinstance(
@@ -124,8 +166,7 @@ def delete(state: State, noun: str, request: Any, context: Context = NO_CONTEXT
 def _kinds_of(change: Change, noun: str, entity: str) -> list[str]:
     """The nouns whose populations the entity leaves: its noun, the supertypes, and every
     subtype it is also an entity of."""
-    populations = sorted(name.removeprefix(POPULATION) for name in change.state
-                         if name.startswith(POPULATION))
+    populations = populated_nouns(change.state)
     return [*change.member_of(noun), *(
         sub for sub in populations
         if sub != noun and noun in change.member_of(sub) and exists(change.state, sub, entity))]

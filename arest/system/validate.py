@@ -15,15 +15,16 @@ from arest.algebra import BOTTOM, Object, State, evaluate
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.objects import as_json
 from arest.algebra.relations import Fact, Relation
-from arest.compiler.checks import Trigger
-from arest.compiler.constraints import (
-    ADDED,
-    ENTITIES,
-    Compiled,
+from arest.compiler.cells import (
     constraint_cell,
-    trigger_cell,
+    constraint_ids,
+    entity_triggers_cell,
+    fact_triggers_cell,
 )
-from arest.compiler.population import Delta, entity_ids, role_nouns
+from arest.compiler.change import Delta
+from arest.compiler.checks import Trigger
+from arest.compiler.constraints import ADDED, ENTITIES, Compiled
+from arest.compiler.population import entity_ids, role_nouns
 
 _decoded = IdentityMemo(Compiled.from_object)
 
@@ -99,9 +100,25 @@ def _run(
 
 
 def violations(state: State, delta: Delta) -> list[dict[str, Any]]:
-    """The violations among the keys the delta touched, constraint by constraint."""
-    cells = [trigger_cell(ADDED, f) for f in (*delta.added, *delta.removed)]
-    cells += [trigger_cell(ENTITIES, noun) for noun in delta.entities]
+    """The violations among the keys the delta touched, constraint by constraint.
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
+    ...                   "Order was placed by Customer.\\n"
+    ...                   "Each Order was placed by at most one Customer.")
+    >>> from arest.compiler.change import Change
+    >>> change = Change(D)
+    >>> change.add("Order_was_placed_by_Customer", ("o1", "acme"))
+    True
+    >>> violations(change.state, change.delta)
+    []
+    >>> change.add("Order_was_placed_by_Customer", ("o1", "bolt"))
+    True
+    >>> [(v["kind"], v["detail"]["key"]) for v in violations(change.state, change.delta)]
+    [('UC', ['o1'])]
+    """
+    cells = [fact_triggers_cell(f) for f in (*delta.added, *delta.removed)]
+    cells += [entity_triggers_cell(noun) for noun in delta.entities]
     found: list[dict[str, Any]] = []
     for constraint in _woken(state, cells):
         seen: set[str] = set()
@@ -129,11 +146,18 @@ def every_key(state: State, constraint: Compiled) -> list[Object]:
 
 
 def all_violations(state: State) -> list[dict[str, Any]]:
-    """Every violation in the state: each constraint checked over every key."""
-    ids = sorted(name.removeprefix("constraint:") for name in state
-                 if name.startswith("constraint:"))
+    """Every violation in the state: each constraint checked over every key.
+
+    >>> import arest
+    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
+    ...                   "Order was placed by Customer.\\n"
+    ...                   "Each Order was placed by at most one Customer.")
+    >>> D = arest.compile("Order 'o1' was placed by Customer 'acme'.", D)
+    >>> all_violations(D)
+    []
+    """
     found: list[dict[str, Any]] = []
-    for constraint_id in ids:
+    for constraint_id in constraint_ids(state):
         constraint = _compiled(state, constraint_id)
         if constraint is not None:
             found.extend(_run(state, constraint, constraint.check, every_key(state, constraint)))
@@ -141,4 +165,9 @@ def all_violations(state: State) -> list[dict[str, Any]]:
 
 
 def alethic(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The violations that reject a command: those of alethic constraints, not deontic ones.
+
+    >>> alethic([{"modality": "alethic", "kind": "UC"}, {"modality": "deontic", "kind": "MC"}])
+    [{'modality': 'alethic', 'kind': 'UC'}]
+    """
     return [violation for violation in found if violation["modality"] == "alethic"]

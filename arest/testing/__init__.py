@@ -21,7 +21,7 @@ from arest.algebra.environment import ENVIRONMENT_PRIMITIVES
 from arest.algebra.objects import Object
 from arest.algebra.primitives import PRIMITIVES
 from arest.algebra.relations import Relation
-from arest.compiler.population import Change
+from arest.compiler.change import Change
 from arest.testing.graphs import (
     GRAPH_BINDINGS,
     GRAPH_CONSTRAINTS,

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import arest
 from arest.algebra.relations import Relation
-from arest.compiler.population import Change
+from arest.compiler.change import Change
 from arest.system.derive import derive_all, is_derived, program_of
 from arest.system.validate import alethic, all_violations
 from arest.testing import GRAPH_RULES, graph_scenarios

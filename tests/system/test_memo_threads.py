@@ -13,7 +13,7 @@ from typing import Any
 import arest
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
-from arest.compiler.population import Change
+from arest.compiler.change import Change
 from arest.system.links import href
 
 SHOP = """Order(.id) is an entity type.

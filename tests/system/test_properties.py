@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import arest
-from arest.compiler.population import Change
+from arest.compiler.change import Change
 from arest.system.validate import alethic, all_violations, violations
 from arest.testing import BINDINGS, commands, schemas
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from arest.algebra import State
 from arest.algebra.relations import Fact, Relation
+from arest.compiler.cells import FACT_TYPE_ROLES
 from arest.compiler.population import role_nouns, supertypes
 from arest.system.bridge.responses import Output, llm_response, prompt_only, request_of, text
 from arest.system.derive import is_derived
@@ -30,7 +31,7 @@ a customer's every order — would make a prompt no LLM reads whole)."""
 def entity_facts(state: State, noun: str, entity: str) -> list[Output]:
     """The facts about the entity, by fact type id then values: ``{"fact_type", "bindings",
     "reading", "derived"}``.  Each comes from the index of the entity's role."""
-    placed = state.get("Fact_Type_has_Noun_at_Position")
+    placed = state.get(FACT_TYPE_ROLES)
     found: dict[tuple[str, Fact], None] = {}
     for member_of in (noun, *supertypes(state, noun)):
         plays = sorted(placed.matching(1, member_of)) if isinstance(placed, Relation) else []

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from arest.algebra import State
-from arest.compiler.population import Change
+from arest.compiler.change import Change
 from arest.compiler.schema import ConstraintInfo, schema_of
 from arest.forml2 import metamodel
 from arest.system.bridge.responses import (
