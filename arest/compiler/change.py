@@ -104,11 +104,13 @@ class Change:
         self._parents = lookups.parents
 
     def roles(self, fact_type: str) -> tuple[str, ...]:
+        """The nouns playing a fact type's roles, in role order."""
         if fact_type not in self._roles:
             self._roles[fact_type] = role_nouns(self.state, fact_type)
         return self._roles[fact_type]
 
     def is_entity_type(self, noun: str) -> bool:
+        """Whether a noun is an entity type (not a value type)."""
         if noun not in self._entity_kind:
             self._entity_kind[noun] = noun_kind(self.state, noun) == "entity"
         return self._entity_kind[noun]

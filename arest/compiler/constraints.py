@@ -49,12 +49,15 @@ class Compiled:
     of a delta; their checks report violations keyed as the primary check does."""
 
     def parts(self) -> tuple[tuple[tuple[Trigger, ...], Object], ...]:
+        """Each part's triggers and its check, an FFP function."""
         return ((self.triggers, self.check), *self.more)
 
     def all_triggers(self) -> tuple[Trigger, ...]:
+        """Every trigger of every part: what wakes this constraint."""
         return tuple(trigger for triggers, _ in self.parts() for trigger in triggers)
 
     def as_object(self) -> Object:
+        """The constraint as the FFP object its cell holds."""
         def encoded(triggers: tuple[Trigger, ...]) -> Object:
             return tuple((event, target, tuple(str(role) for role in roles))
                          for event, target, roles in triggers)
@@ -65,6 +68,7 @@ class Compiled:
 
     @classmethod
     def from_object(cls, obj: Object) -> Compiled:
+        """The constraint a cell holds: the inverse of :meth:`as_object`."""
         assert type(obj) is tuple and len(obj) == 9 and obj[0] == CONSTRAINT
         _, cid, kind, modality, reading, fact_types, triggers, check, more = obj
         assert type(cid) is str and type(kind) is str and type(modality) is str

@@ -82,13 +82,16 @@ class Rule:
 
     @property
     def arity(self) -> int:
+        """The number of roles of the fact type the rule derives."""
         return len(self.consequent)
 
     @property
     def is_aggregation(self) -> bool:
+        """Whether the rule derives a count or a sum over groups."""
         return bool(self.aggregate[0])
 
     def as_object(self) -> Object:
+        """The rule as the FFP object its cell holds."""
         op, group, variable = self.aggregate
         return (RULE, self.id, self.reading, self.fact_type, self.consequent,
                 tuple(p.as_object() for p in self.seeds), self.goal.as_object(),
@@ -99,6 +102,7 @@ class Rule:
 
     @classmethod
     def from_object(cls, obj: Any) -> Rule:
+        """The rule a cell holds: the inverse of :meth:`as_object`."""
         (_, rid, reading, fact_type, consequent, seeds, goal, antecedents, reads, aggregate,
          total) = obj
         return cls(
@@ -217,6 +221,7 @@ class Typing:
 
     @classmethod
     def of(cls, schema: Schema) -> Typing:
+        """The typing of every role of the schema's fact types."""
         direct = {name: set(info.supertypes) for name, info in schema.nouns.items()}
         closed: dict[str, frozenset[str]] = {}
         for noun in direct:
@@ -405,6 +410,8 @@ def program_cells(program: Program) -> list[tuple[str, Object]]:
 
 @dataclass(frozen=True)
 class Program:
+    """The compiled program: the rules by stratum, and what they derive."""
+
     strata: tuple[tuple[Rule, ...], ...]
     asserted: tuple[str, ...]
     modes: tuple[tuple[str, str], ...] = ()
@@ -412,16 +419,19 @@ class Program:
 
     @classmethod
     def from_object(cls, obj: Any) -> Program:
+        """The program the ``derivations`` cell holds."""
         strata, asserted, modes = obj
         return cls(tuple(tuple(Rule.from_object(r) for r in stratum) for stratum in strata),
                    tuple(str(f) for f in asserted), tuple((str(f), str(m)) for f, m in modes))
 
     def rules(self) -> Iterable[Rule]:
+        """Every rule, stratum by stratum."""
         for stratum in self.strata:
             yield from stratum
 
     @cached_property
     def fully_derived(self) -> dict[str, str]:
+        """The fully derived fact types, each with its mode (``*`` or ``**``)."""
         return dict(self.modes)
 
     @cached_property
@@ -438,6 +448,7 @@ class Program:
         return frozenset().union(*self.touched_by, self.asserted)
 
     def derived(self) -> set[str]:
+        """Every fact type some rule derives."""
         return {rule.fact_type for rule in self.rules()}
 
 

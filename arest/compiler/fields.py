@@ -25,6 +25,8 @@ RESERVED = frozenset({"id", "noun", "status", "_links"})
 
 @dataclass(frozen=True)
 class Field:
+    """One field of a noun: its name, fact type, role, shape and keys."""
+
     name: str
     fact_type: str
     role: int
@@ -33,11 +35,13 @@ class Field:
     """For ``rows``: each other role's key and position; for ``one``/``many``, the other role."""
 
     def as_object(self) -> Object:
+        """The field as the FFP object ``resolve:<Noun>`` holds."""
         keys: Object = tuple((key, str(role)) for key, role in self.keys)
         return (self.name, self.fact_type, str(self.role), self.shape, keys)
 
     @classmethod
     def from_object(cls, obj: Object) -> Field:
+        """The field a cell holds: the inverse of :meth:`as_object`."""
         assert type(obj) is tuple and len(obj) == 5
         name, fact_type, role, shape, keys = obj
         assert type(name) is str and type(fact_type) is str and type(role) is str

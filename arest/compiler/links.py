@@ -102,10 +102,12 @@ class Link:
     noun: str
 
     def as_object(self) -> Object:
+        """The link as the FFP object ``links:<Noun>`` holds."""
         return (self.key, self.rel, self.fact_type, str(self.role), str(self.other), self.noun)
 
     @classmethod
     def from_object(cls, obj: Object) -> Link:
+        """The link a cell holds: the inverse of :meth:`as_object`."""
         assert type(obj) is tuple and len(obj) == 6
         key, rel, fact_type, role, other, noun = obj
         assert type(key) is str and type(rel) is str and type(fact_type) is str

@@ -44,6 +44,8 @@ MACHINE = "MACHINE"
 
 @dataclass(frozen=True)
 class Transition:
+    """One transition of a machine: from a status, on an event, to a status."""
+
     name: str
     event: str
     source: str
@@ -65,6 +67,7 @@ class Machine:
 
     @property
     def events(self) -> list[str]:
+        """Every event of the machine, in name order."""
         return sorted({t.event for t in self.transitions})
 
     def legal(self, status: str) -> list[Transition]:
@@ -77,12 +80,14 @@ class Machine:
         return foldl(cond(comp("null", self.function), "1", self.function))
 
     def as_object(self) -> Object:
+        """The machine as the FFP object ``machine:<Noun>`` holds."""
         return (MACHINE, self.noun, self.initial, self.terminal,
                 tuple((t.name, t.event, t.source, t.target) for t in self.transitions),
                 self.function, self.triggers, self.during, self.within)
 
     @classmethod
     def from_object(cls, obj: Any) -> Machine:
+        """The machine a cell holds: the inverse of :meth:`as_object`."""
         _, noun, initial, terminal, transitions, function, triggers, during, within = obj
         return cls(noun, initial, tuple(terminal),
                    tuple(Transition(*t) for t in transitions), function,

@@ -45,11 +45,13 @@ class Plan:
     aggregation's seed plans, the columns of the groups."""
 
     def as_object(self) -> Object:
+        """The plan as an FFP object."""
         return (self.seed, "T" if self.negated else "F", self.variables, self.steps,
                 tuple(self.head))
 
     @classmethod
     def from_object(cls, obj: Any) -> Plan:
+        """The plan an FFP object holds: the inverse of :meth:`as_object`."""
         seed, negated, variables, steps, head = obj
         return cls(seed, negated == "T", tuple(variables), steps,
                    tuple((str(k), str(v)) for k, v in head))
