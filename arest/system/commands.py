@@ -27,7 +27,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from arest.algebra import State
 from arest.system import entity_verbs, evolution, fact_verbs, snapshots, transitions
@@ -47,9 +47,9 @@ Permission = Literal["read", "write", "schema", "history"]
 Target = Literal["noun", "fact type"] | None
 
 
-@dataclass(frozen=True, slots=True)
-class Command:
-    """One command: a verb, what it names (a noun, a fact type id, or nothing), its input."""
+class Command(NamedTuple):
+    """One command: a verb, what it names (a noun, a fact type id, or nothing), its input.
+    (A named tuple: one is made per request, and a tuple is the cheapest immutable value.)"""
 
     verb: str
     target: str = ""

@@ -24,6 +24,10 @@ class Context:
     source: str = SYSTEM
 
 
+DEFAULT = Context()
+"""The context of a command given none: the epoch, from the System."""
+
+
 def read_context(context: Any) -> Context:
     """The context of a command; defaults keep pure use deterministic.
 
@@ -31,7 +35,7 @@ def read_context(context: Any) -> Context:
     Context(now='1970-01-01T00:00:00Z', source='System')
     """
     if context is None:
-        return Context()
+        return DEFAULT
     if not isinstance(context, dict):
         raise invalid_input("$context", "an object with optional now and source")
     unknown = sorted(set(context) - {"now", "source"})

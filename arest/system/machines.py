@@ -126,7 +126,7 @@ def next_actions(state: State, noun: str, entity: str) -> list[dict[str, Any]]:
     that fire it and the status it leads to; [] when its noun has no machine or it has no
     status."""
     machine = machine_of(state, noun)
-    status = status_of(state, noun, entity)
+    status = None if machine is None else status_of(state, noun, entity)
     if machine is None or status is None:
         return []
     first: dict[str, Transition] = {}
