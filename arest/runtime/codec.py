@@ -40,7 +40,7 @@ from typing import Any, NamedTuple, cast
 
 from arest.algebra import EMPTY_STATE, State, store_all
 from arest.algebra.objects import Object, as_json, from_json
-from arest.algebra.relations import ASSERTED, Archive, Cell, Relation
+from arest.algebra.relations import ASSERTED, Archive, Cell, Fact, Relation
 
 FORMAT = "arest-cells-2"
 """Format 2 keeps snapshots as shared cells and differences (format 1 kept each whole)."""
@@ -167,7 +167,7 @@ class _Reader:
         return from_json(value["o"])
 
     def _relation(self, value: dict[str, Any]) -> Relation:
-        added = [(tuple(fact), ASSERTED) for fact in value["f"]]
+        added: list[tuple[Fact, object]] = [(tuple(fact), ASSERTED) for fact in value["f"]]
         added.extend((tuple(fact), from_json(payload)) for fact, payload in value.get("p", ()))
         if "d" not in value:
             return Relation(int(value["r"])).updated(added)
