@@ -39,9 +39,9 @@ the shared cells of checkpointed snapshots, kept once each."""
 
 OLDER_FORMATS = ("arest-journal-2", "arest-journal-1")
 """Formats opened by adding what later formats added.  Format 1's entries and checkpoint
-carry no digest, so they are replayed unchecked, as they were written.  Their checkpoints
-and kept base were written by codec format 1 (snapshots whole), so their readings key is
-not this arest's: the journal is replayed once and checkpointed anew."""
+carry no digest, so they are replayed unchecked, as they were written.  Both kept their
+checkpoint and base in codec format 1 (snapshots whole), under a readings key that is not
+this arest's: their journal is replayed once and D checkpointed anew."""
 
 
 class StorageError(ArestError, RuntimeError):

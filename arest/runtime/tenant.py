@@ -15,7 +15,8 @@ transaction (:mod:`arest.runtime.group_commit`).  Commands on disjoint cells nev
 each other's work; on a shared cell they serialize; the journal's order is a serial order
 that gives the same D and the same outputs.  After ``OPTIMISTIC_ATTEMPTS`` conflicts a
 command runs holding the lock, so it cannot starve.  A database is open in one process at a
-time.
+time.  A tenant holds at most ``max_snapshots`` snapshots: ``snapshot`` under a new label
+beyond that is refused (``limit_exceeded``) before it runs.
 """
 
 from __future__ import annotations
@@ -288,8 +289,8 @@ class Tenant:
             in_memory = rebuilt_on_load(state)
             changed: dict[str, Encoded | None] = {
                 name: encoded_cell(without_derived_facts(contents)
-                                  if name in in_memory and isinstance(contents, Relation)
-                                  else contents)
+                                   if name in in_memory and isinstance(contents, Relation)
+                                   else contents)
                 for name, contents in state.items()
                 if before.get(name) is not contents
             }
