@@ -16,7 +16,8 @@ COMPILED: dict[str, object] = {}
 
 
 @settings(max_examples=40)
-@given(schemas(), st.lists(st.one_of(commands(), st.just(("snapshot", {}))), max_size=8))
+@given(schemas(), st.lists(st.one_of(commands(), st.just(("snapshot", {})),
+                                     st.just(("rollback", {"id": "snap-0"}))), max_size=8))
 def test_decode_inverts_encode(readings, sequence) -> None:  # type: ignore[no-untyped-def]
     if readings not in COMPILED:
         COMPILED[readings] = arest.compile(readings)

@@ -36,6 +36,9 @@ def test_snapshots_on_disk_cost_what_changed(tmp_path: Path) -> None:
     with _build(tmp_path / "none.db", 30, 0) as tenant:
         tenant.checkpoint()
     with _build(tmp_path / "taken.db", 30, 40) as tenant:
+        assert tenant.call("rollback", {"id": "s10"})["rolled_back"]
+        tenant.call("update:Customer", {"id": "c0@x", "Name": "After the rollback"})
+        assert tenant.call("snapshot", {"label": "after"}) == {"id": "after"}
         tenant.checkpoint()
         state = tenant.state
     # Kept whole, each snapshot would be about the size of D; shared, 40 take under one D.
