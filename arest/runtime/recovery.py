@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from arest.algebra import EMPTY_STATE, State, store_all
+from arest.algebra.relations import Cell
 from arest.api import load_sources
 from arest.errors import ArestError
 from arest.runtime.codec import decode, decode_cell
@@ -37,7 +38,7 @@ from arest.runtime.digest import (
     text,
 )
 from arest.runtime.runner import changed_cells, run_recording
-from arest.runtime.storage import Entry, Storage, StorageError
+from arest.runtime.storage import Entry, Restored, Storage, StorageError
 from arest.system.commands import parse_key
 from arest.system.context import read_context
 from arest.system.derive import derive_all, rebuilt_on_load
@@ -88,11 +89,13 @@ class Recovered:
     rebased: bool
 
 
-def _checkpointed(db: str | Path, cells: dict[str, str], sequence: int,
-                  recorded: str | None) -> tuple[State, int]:
+def _checkpointed(db: str | Path, restored: Restored) -> tuple[State, int]:
+    """The checkpoint's D, its shared cells decoded once each, and its digest, checked."""
+    sequence, recorded = restored.sequence, restored.digest
+    memo: dict[str, Cell] = {}
     try:
-        state = store_all(EMPTY_STATE, ((name, decode_cell(text_)) for name, text_ in
-                                        cells.items()))
+        state = store_all(EMPTY_STATE, ((name, decode_cell(text_, restored.shared, memo))
+                                        for name, text_ in restored.cells.items()))
     except (ValueError, KeyError, TypeError) as error:
         raise StorageError(f"{db}: a checkpointed cell cannot be read ({error})") from None
     digest = state_digest(state)
@@ -138,7 +141,7 @@ def recover(storage: Storage, db: str | Path, key: str,
     restored = storage.restore(key)
     base_to_keep: State | None = None
     if restored is not None:
-        state, digest = _checkpointed(db, restored.cells, restored.sequence, restored.digest)
+        state, digest = _checkpointed(db, restored)
         checkpointed, start, checked = state, restored.sequence, True
         if rebuilt_on_load(state):
             state = derive_all(state)

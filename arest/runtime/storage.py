@@ -10,7 +10,10 @@ while the last batch was being written).  SQLite runs in WAL mode with ``synchro
 a batch is on disk when :meth:`Storage.append` returns.
 
 A checkpoint keeps the cells that changed since the one before, the sequence number they
-are as of, and the digest of their asserted facts, in one transaction.
+are as of, and the digest of their asserted facts, in one transaction.  The shared cells a
+cell refers to (a snapshot's cells, :mod:`arest.runtime.codec`) are kept once each, by
+address, whatever number of cells refer to them; one no cell refers to any more is dropped
+in the checkpoint that dropped the last reference.
 
 Every method may be called from any thread: each storage serializes its own work.
 """
@@ -28,13 +31,17 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from arest.errors import ArestError
+from arest.runtime.codec import Encoded
 
-FORMAT = "arest-journal-2"
-"""Format 2 adds each entry's digest and facts, and the checkpoint's digest."""
+FORMAT = "arest-journal-3"
+"""Format 2 added each entry's digest and facts, and the checkpoint's digest; format 3 adds
+the shared cells of checkpointed snapshots, kept once each."""
 
-OLDER_FORMATS = ("arest-journal-1",)
-"""Formats opened by adding what format 2 added: their entries and checkpoint carry no
-digest, so they are replayed unchecked, as they were written."""
+OLDER_FORMATS = ("arest-journal-2", "arest-journal-1")
+"""Formats opened by adding what later formats added.  Format 1's entries and checkpoint
+carry no digest, so they are replayed unchecked, as they were written.  Both kept their
+checkpoint and base in codec format 1 (snapshots whole), under a readings key that is not
+this arest's: their journal is replayed once and D checkpointed anew."""
 
 
 class StorageError(ArestError, RuntimeError):
@@ -69,12 +76,13 @@ class Pending(NamedTuple):
 
 @dataclass(frozen=True)
 class Restored:
-    """The last checkpoint: its sequence number, every cell, and its digest (None when an
-    older format wrote it)."""
+    """The last checkpoint: its sequence number, every cell, its digest (None when an
+    older format wrote it), and the shared cells the cells refer to (address → text)."""
 
     sequence: int
     cells: dict[str, str]
     digest: str | None
+    shared: dict[str, str]
 
 
 class Storage(Protocol):
@@ -105,10 +113,11 @@ class Storage(Protocol):
         """Keep the compiled state of the readings with this key, in place of any other."""
         ...
 
-    def checkpoint(self, sequence: int, key: str, cells: dict[str, str | None],
+    def checkpoint(self, sequence: int, key: str, cells: dict[str, Encoded | None],
                    digest: str) -> None:
         """Keep the cells that changed (None: gone) as of journal entry ``sequence``, for the
-        readings with this key, with the digest of D's asserted facts; one transaction."""
+        readings with this key, with the digest of D's asserted facts; one transaction.
+        Each shared cell is kept once, and one that no cell refers to any more is dropped."""
         ...
 
     def restore(self, key: str) -> Restored | None:
@@ -138,7 +147,7 @@ class MemoryStorage:
     def keep_base(self, key: str, state: str) -> None:
         self._base = (key, state)
 
-    def checkpoint(self, sequence: int, key: str, cells: dict[str, str | None],
+    def checkpoint(self, sequence: int, key: str, cells: dict[str, Encoded | None],
                    digest: str) -> None:
         return None  # a memory journal dies with the process: nothing to restart from
 
@@ -191,6 +200,11 @@ class SqliteStorage:
             self._db.execute(
                 "CREATE TABLE IF NOT EXISTS cells (name TEXT PRIMARY KEY, contents TEXT NOT NULL)"
             )
+            self._db.execute("CREATE TABLE IF NOT EXISTS shared"
+                             " (address TEXT PRIMARY KEY, contents TEXT NOT NULL)")
+            self._db.execute("CREATE TABLE IF NOT EXISTS refers (cell TEXT NOT NULL,"
+                             " address TEXT NOT NULL, PRIMARY KEY (cell, address))")
+            self._db.execute("CREATE INDEX IF NOT EXISTS referred ON refers (address)")
             self._db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (FORMAT,))
             (found,) = self._db.execute("SELECT value FROM meta WHERE name='format'").fetchone()
             self._db.execute("PRAGMA quick_check").fetchone()
@@ -205,7 +219,7 @@ class SqliteStorage:
 
     def _upgrade(self) -> None:
         """Format 1 → 2: the journal gains its digest and facts columns, empty for the
-        entries already there."""
+        entries already there.  2 → 3: the tables of shared cells (made on connect)."""
         with self._db:
             self._db.execute("BEGIN")
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(journal)")}
@@ -261,19 +275,30 @@ class SqliteStorage:
             self._db.execute("DELETE FROM base")
             self._db.execute("INSERT INTO base VALUES (?, ?)", (key, state))
 
-    def checkpoint(self, sequence: int, key: str, cells: dict[str, str | None],
+    def checkpoint(self, sequence: int, key: str, cells: dict[str, Encoded | None],
                    digest: str) -> None:
         with self._lock, self._db:
             self._db.execute("BEGIN")
             stored = self._db.execute("SELECT value FROM meta WHERE name='checkpoint key'")
             if (row := stored.fetchone()) is None or row[0] != key:
-                self._db.execute("DELETE FROM cells")  # cells of other readings are no use
+                for table in ("cells", "refers", "shared"):  # other readings' cells are no use
+                    self._db.execute(f"DELETE FROM {table}")
+            referring = False
             for name, contents in cells.items():
+                dropped = self._db.execute("DELETE FROM refers WHERE cell = ?", (name,))
+                referring = referring or dropped.rowcount > 0
                 if contents is None:
                     self._db.execute("DELETE FROM cells WHERE name = ?", (name,))
-                else:
-                    self._db.execute("INSERT OR REPLACE INTO cells VALUES (?, ?)",
-                                     (name, contents))
+                    continue
+                self._db.execute("INSERT OR REPLACE INTO cells VALUES (?, ?)",
+                                 (name, contents.text))
+                self._db.executemany("INSERT OR IGNORE INTO shared VALUES (?, ?)",
+                                     contents.shared.items())
+                self._db.executemany("INSERT INTO refers VALUES (?, ?)",
+                                     ((name, where) for where in contents.shared))
+            if referring:
+                self._db.execute("DELETE FROM shared WHERE address NOT IN"
+                                 " (SELECT address FROM refers)")
             self._db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [
                 ("checkpoint key", key), ("checkpoint", str(sequence)),
                 ("checkpoint digest", digest)])
@@ -284,7 +309,8 @@ class SqliteStorage:
             if meta.get("checkpoint key") != key or "checkpoint" not in meta:
                 return None
             cells = dict(self._db.execute("SELECT name, contents FROM cells").fetchall())
-        return Restored(int(meta["checkpoint"]), cells, meta.get("checkpoint digest"))
+            shared = dict(self._db.execute("SELECT address, contents FROM shared").fetchall())
+        return Restored(int(meta["checkpoint"]), cells, meta.get("checkpoint digest"), shared)
 
     def disk_space_bytes(self) -> int:
         total = 0

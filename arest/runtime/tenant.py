@@ -15,7 +15,8 @@ transaction (:mod:`arest.runtime.group_commit`).  Commands on disjoint cells nev
 each other's work; on a shared cell they serialize; the journal's order is a serial order
 that gives the same D and the same outputs.  After ``OPTIMISTIC_ATTEMPTS`` conflicts a
 command runs holding the lock, so it cannot starve.  A database is open in one process at a
-time.
+time.  A tenant holds at most ``max_snapshots`` snapshots: ``snapshot`` under a new label
+beyond that is refused (``limit_exceeded``) before it runs.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from arest.compiler.cells import population_cell
 from arest.errors import ArestError
 from arest.runtime import recovery
 from arest.runtime.codec import FORMAT as CODEC
-from arest.runtime.codec import encode, encode_cell
+from arest.runtime.codec import Encoded, encode, encoded_cell
 from arest.runtime.digest import asserted_delta, recorded, text
 from arest.runtime.footprint import Footprint
 from arest.runtime.group_commit import GroupCommit
@@ -52,6 +53,7 @@ from arest.system.commands import Command, parse_key
 from arest.system.context import SYSTEM, Context, read_context
 from arest.system.derive import is_derived, rebuilt_on_load, without_derived_facts
 from arest.system.errors import Refusal, invalid_input
+from arest.system.snapshots import beyond_limit
 from arest.version import __version__
 
 __all__ = ["ReplayError", "Tenant", "TenantLocked", "readings_key", "utc_now"]
@@ -72,6 +74,9 @@ grows, and a restart replays at most that many commands."""
 OPTIMISTIC_ATTEMPTS = 3
 """Runs of a command that may find a cell of its footprint changed before it commits; the
 next run holds the commit lock throughout."""
+
+MAX_SNAPSHOTS = 100
+"""The most snapshots a tenant holds unless opened with another ``max_snapshots``."""
 
 RECENT_PAGE = 64
 """Journal entries read at a time by :meth:`Tenant.recent_facts`."""
@@ -127,7 +132,8 @@ class Tenant:
     """A durable tenant over readings and a database (``:memory:`` for none)."""
 
     def __init__(self, recovered: recovery.Recovered, storage: Storage, key: str,
-                 lock: IO[str] | None, clock: Callable[[], str]) -> None:
+                 lock: IO[str] | None, clock: Callable[[], str],
+                 max_snapshots: int = MAX_SNAPSHOTS) -> None:
         self._current = (recovered.state, recovered.sequence, recovered.digest)
         """D, the sequence number of the last command in it, and its digest: one value, so
         that a reader takes all three at once."""
@@ -136,6 +142,7 @@ class Tenant:
         self._key = key
         self._lock = lock
         self._clock = clock
+        self._max_snapshots = max_snapshots
         self._committing = threading.Lock()
         """Held to check a footprint, install a D′ and queue its journal entry."""
         self._checkpointing = threading.Lock()
@@ -145,15 +152,22 @@ class Tenant:
 
     @classmethod
     def open(cls, *readings: str | Path, db: str | Path = ":memory:",
-             clock: Callable[[], str] = utc_now) -> Tenant:
-        """Load the readings, open the database, recover D (checkpoint + checked replay)."""
+             clock: Callable[[], str] = utc_now, max_snapshots: int = MAX_SNAPSHOTS) -> Tenant:
+        """Load the readings, open the database, recover D (checkpoint + checked replay).
+
+        ``max_snapshots``: the most snapshots D may hold; ``snapshot`` under a new label is
+        then refused (``limit_exceeded``).  Snapshots held already are kept whatever it is.
+        """
+        if isinstance(max_snapshots, bool) or not isinstance(max_snapshots, int) or (
+                max_snapshots < 0):
+            raise ValueError(f"max_snapshots: expected a whole number ≥ 0, not {max_snapshots!r}")
         lock = None if str(db) == ":memory:" else _lock(Path(db))
         try:
             storage = open_storage(db)
             sources = read_files(*readings)
             key = readings_key(sources)
             recovered = recovery.recover(storage, db, key, sources)
-            tenant = cls(recovered, storage, key, lock, clock)
+            tenant = cls(recovered, storage, key, lock, clock, max_snapshots)
             if recovered.rebased:  # new readings: keep D whole under them before the base
                 tenant._checkpoint(tenant._current, wait=True)
             if recovered.base_to_keep is not None:
@@ -206,7 +220,7 @@ class Tenant:
             with outer:
                 snapshot, seen, _ = self._current
                 context = Context(self._clock(), source)
-                out, after, footprint = run_recording(snapshot, command, context)
+                out, after, footprint = self._run_within_limits(snapshot, command, context)
                 if after is snapshot:
                     committed = None
                 else:
@@ -223,6 +237,18 @@ class Tenant:
             if committed is not None:
                 self._checkpoint_if_due(committed)
             return out
+
+    def _run_within_limits(self, snapshot: State, command: Command, context: Context
+                           ) -> tuple[dict[str, Any], State, Footprint | None]:
+        """SYSTEM on snapshot, unless the command would go beyond the tenant's limits (then
+        its refusal, D unchanged).  The limits are the runtime's, checked here and not in
+        SYSTEM: they bound what this tenant keeps on disk, and a replay must accept every
+        journaled command whatever limits the tenant is opened with now."""
+        if command.verb == "snapshot":
+            refusal = beyond_limit(snapshot, command.input, self._max_snapshots)
+            if refusal is not None:
+                return refusal.envelope, snapshot, None
+        return run_recording(snapshot, command, context)
 
     def _commit(self, snapshot: State, after: State, footprint: Footprint | None, key: str,
                 request: str, context: Context) -> tuple[State, int, int] | None:
@@ -261,10 +287,10 @@ class Tenant:
                 return
             before = self._checkpointed
             in_memory = rebuilt_on_load(state)
-            changed: dict[str, str | None] = {
-                name: encode_cell(without_derived_facts(contents)
-                                  if name in in_memory and isinstance(contents, Relation)
-                                  else contents)
+            changed: dict[str, Encoded | None] = {
+                name: encoded_cell(without_derived_facts(contents)
+                                   if name in in_memory and isinstance(contents, Relation)
+                                   else contents)
                 for name, contents in state.items()
                 if before.get(name) is not contents
             }

@@ -5,6 +5,9 @@ archive that taking a snapshot grows and a rollback leaves alone, so that rollin
 every snapshot.  A snapshot's id is its label; without one (or with ``""``) it is ``snap-N``,
 N the number of snapshots held (``snap-0`` first), skipping labels in use; taking a label
 again replaces that snapshot; rollback does not consume it.
+
+How many snapshots a tenant may hold is the runtime's limit, not part of SYSTEM: the tenant
+asks :func:`beyond_limit` before it runs ``snapshot`` (:mod:`arest.runtime.tenant`).
 """
 
 from __future__ import annotations
@@ -80,3 +83,34 @@ def snapshots(state: State, request: Any) -> Output:
     registry = _registry(state)
     return {"snapshots": [{"id": label, "taken_at": registry.taken_at(label)}
                           for label in registry.labels()]}
+
+
+def beyond_limit(state: State, request: Any, limit: int) -> Refusal | None:
+    """``limit_exceeded`` when a snapshot of state under request would make the registry
+    hold more than limit snapshots (a new label, or none, while limit are held); None when
+    it would not, or when the request is not of the shape ``snapshot`` takes (the command
+    itself refuses that).  Retaking a label in use replaces its snapshot, so it is never
+    beyond the limit.
+
+    >>> from arest.algebra import EMPTY_STATE
+    >>> from arest.system.context import Context
+    >>> D = snapshot(EMPTY_STATE, {"label": "v1"}, Context())[1]
+    >>> beyond_limit(D, {"label": "v1"}, 1) is None, beyond_limit(D, {}, 2) is None
+    (True, True)
+    >>> beyond_limit(D, {"label": "v2"}, 1).envelope["error"]["code"]
+    'limit_exceeded'
+    """
+    registry = _registry(state)
+    if len(registry) < limit:
+        return None
+    request = {} if request is None else request
+    if not isinstance(request, dict) or set(request) - {"label"}:
+        return None
+    label = request.get("label")
+    if (label is not None and not isinstance(label, str)) or label in registry:
+        return None
+    return Refusal(
+        "limit_exceeded",
+        f"this tenant keeps at most {limit} snapshots and holds {len(registry)}: take a"
+        " snapshot under a label in use to replace it (the tenant's max_snapshots sets the"
+        " limit)", limit=limit, candidates=registry.labels())

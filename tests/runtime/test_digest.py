@@ -15,6 +15,7 @@ import arest
 from arest.algebra.relations import Relation
 from arest.runtime import StorageError
 from arest.runtime.digest import asserted_delta, state_digest, text
+from arest.runtime.storage import FORMAT
 from arest.system.derive import without_derived_facts
 from arest.testing import commands, schemas
 
@@ -173,7 +174,7 @@ def test_a_database_of_the_first_format_opens_and_gains_digests(tmp_path: Path) 
     with closing(sqlite3.connect(db)) as connection:
         rows = connection.execute("SELECT digest FROM journal ORDER BY sequence").fetchall()
         (found,) = connection.execute("SELECT value FROM meta WHERE name='format'").fetchone()
-    assert rows[0] == (None,) and rows[1] == (digest,) and found == "arest-journal-2"
+    assert rows[0] == (None,) and rows[1] == (digest,) and found == FORMAT
 
 
 def test_another_format_is_a_clear_error(tmp_path: Path) -> None:
