@@ -27,6 +27,7 @@ import click
 from arest.algebra import DEFAULT_FUEL, NotationError, Object, apply, evaluate, read, show
 from arest.api import ReadingError, load_sources, read_files, warnings
 from arest.runtime import ReplayError, StorageError, Tenant, TenantLocked
+from arest.runtime.tenant import MAX_SNAPSHOTS
 from arest.system.context import HUMAN
 from arest.transports import TransportUnavailable, process_transport, web_transports
 
@@ -164,6 +165,13 @@ def _input(text: str | None) -> Any:
         ) from None
 
 
+_MAX_SNAPSHOTS = click.option(
+    "--max-snapshots", type=click.IntRange(min=0), default=MAX_SNAPSHOTS, show_default=True,
+    envvar="AREST_MAX_SNAPSHOTS", metavar="N",
+    help="The most snapshots the tenant holds (AREST_MAX_SNAPSHOTS); a snapshot under a new"
+         " label beyond it is refused with limit_exceeded.")
+
+
 @main.command("apply")
 @click.argument("key")
 @click.argument("input_text", metavar="[INPUT]", required=False)
@@ -172,8 +180,9 @@ def _input(text: str | None) -> Any:
 @click.option("--db", metavar="PATH",
               help="The SQLite database that keeps the journal; ':memory:' keeps nothing."
                    "  [default: arest.db in the first readings folder, else here]")
+@_MAX_SNAPSHOTS
 def apply_command(key: str, input_text: str | None, readings: tuple[str, ...],
-                  db: str | None) -> None:
+                  db: str | None, max_snapshots: int) -> None:
     """Apply one command KEY with INPUT (JSON; '-' reads stdin; absent is null) to the
     tenant of the readings kept in the database, and print its output as JSON.
 
@@ -188,7 +197,7 @@ def apply_command(key: str, input_text: str | None, readings: tuple[str, ...],
       arest apply read:Customer '"ann@example.com"' --readings readings/orders --db shop.db
     """
     request = _input(input_text)
-    with _open(readings, str(db or default_database(readings))) as tenant:
+    with _open(readings, str(db or default_database(readings)), max_snapshots) as tenant:
         out = tenant.call(key, request, source=HUMAN)
     click.echo(json.dumps(out, indent=2, ensure_ascii=False))
     failed = isinstance(out, dict) and ("error" in out or out.get("rejected") is True)
@@ -220,10 +229,11 @@ def apply_command(key: str, input_text: str | None, readings: tuple[str, ...],
 @click.option("--print-config", is_flag=True,
               help="Print the client configuration that starts this server as invoked"
                    " (absolute paths), and exit.")
+@_MAX_SNAPSHOTS
 def mcp_command(paths: tuple[str, ...], mode: str, url: str | None, api_key: str | None,
                 readings: tuple[str, ...], db: str | None, tags: str | None,
                 include_tools: str | None, exclude_tools: str | None,
-                print_config: bool) -> None:
+                print_config: bool, max_snapshots: int) -> None:
     """Serve the tenant of the readings to an MCP client over stdio (local mode), or relay the
     client to another arest server (remote mode; the LLM-bridge verbs then answer
     prompt-only, since sampling is not relayed).
@@ -274,7 +284,7 @@ def mcp_command(paths: tuple[str, ...], mode: str, url: str | None, api_key: str
         serve = process_transport("stdio")
     except TransportUnavailable as error:
         _fail(str(error))
-    tenant = _open(readings, database)
+    tenant = _open(readings, database, max_snapshots)
     click.echo(f"arest mcp: mode {mode}, readings {', '.join(readings) or '(metamodel only)'},"
                f" database {database}, tools {', '.join(v.name for v in active.listed())}",
                err=True)
@@ -297,9 +307,10 @@ def mcp_command(paths: tuple[str, ...], mode: str, url: str | None, api_key: str
               help="Every request must bear Authorization: Bearer KEY (AREST_API_KEY).")
 @click.option("--admin-key", envvar="AREST_ADMIN_KEY", metavar="KEY",
               help="Requests bearing this key act as a Human (AREST_ADMIN_KEY).")
+@_MAX_SNAPSHOTS
 def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: int,
                   allowed_hosts: tuple[str, ...],
-                  api_key: str | None, admin_key: str | None) -> None:
+                  api_key: str | None, admin_key: str | None, max_snapshots: int) -> None:
     """Serve the tenant of READINGS over MCP: streamable HTTP at /mcp and SSE at /sse, and
     the routes of any other web transport installed (the banner lists them all).
 
@@ -321,7 +332,7 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
         _fail(str(error))
     database = db or str(default_database(readings))
     listening = _listen(host, port)
-    with _open(readings, database) as tenant:
+    with _open(readings, database, max_snapshots) as tenant:
         web = Web(tenant, Access(api_key or None, admin_key or None),
                   security_for(host, port, allowed_hosts))
         try:
@@ -357,14 +368,15 @@ def _listen(host: str, port: int) -> Any:
     return listening
 
 
-def _open(readings: tuple[str, ...], database: str) -> Tenant:
+def _open(readings: tuple[str, ...], database: str, max_snapshots: int = MAX_SNAPSHOTS
+          ) -> Tenant:
     """The tenant, or exit: 2 when the database is open elsewhere, 1 when it cannot be used."""
     folder = Path(database).parent
     if database != ":memory:" and not folder.is_dir():
         _fail(f"no folder {folder} for the database {database}: create it or choose"
               " another --db")
     try:
-        return Tenant.open(*readings, db=database)
+        return Tenant.open(*readings, db=database, max_snapshots=max_snapshots)
     except TenantLocked as error:
         _fail(str(error), 2)
     except (ReadingError, ReplayError, StorageError) as error:

@@ -239,3 +239,12 @@ def test_the_printed_configuration_starts_the_server_as_written(tmp_path: Path) 
     assert started.returncode == 0, started.stderr
     assert f"readings {readings}" in started.stderr
     assert (readings / "arest.db").exists()
+
+
+def test_the_snapshot_cap_is_an_option(tmp_path: Path) -> None:
+    db = str(tmp_path / "shop.db")
+    status, output = run("apply", "snapshot", "--readings", str(ORDERS), "--db", db,
+                         "--max-snapshots", "0")
+    assert status == 1 and json.loads(output)["error"]["code"] == "limit_exceeded"
+    status, output = run("apply", "snapshot", "--readings", str(ORDERS), "--db", db)
+    assert status == 0 and json.loads(output) == {"id": "snap-0"}
