@@ -355,7 +355,10 @@ def _listen(host: str, port: int) -> Any:
     import socket
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listening = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP, not the default 0: asyncio turns Nagle's algorithm off only on sockets
+    # that say they are TCP, and with it on every response written in two parts waits for
+    # the client's delayed ACK (40 ms).
+    listening = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listening.bind((host, port))

@@ -248,3 +248,17 @@ def test_the_snapshot_cap_is_an_option(tmp_path: Path) -> None:
     assert status == 1 and json.loads(output)["error"]["code"] == "limit_exceeded"
     status, output = run("apply", "snapshot", "--readings", str(ORDERS), "--db", db)
     assert status == 0 and json.loads(output) == {"id": "snap-0"}
+
+
+def test_serve_listens_on_a_socket_that_says_it_is_tcp() -> None:
+    """asyncio turns Nagle's algorithm off only on sockets whose protocol is TCP; on any
+    other, each response written in two parts waits 40 ms for the client's delayed ACK."""
+    import socket
+
+    from arest.cli import _listen
+
+    listening = _listen("127.0.0.1", 0)
+    try:
+        assert listening.proto == socket.IPPROTO_TCP
+    finally:
+        listening.close()
