@@ -49,11 +49,10 @@ from arest.runtime.group_commit import GroupCommit
 from arest.runtime.recovery import ReplayError
 from arest.runtime.runner import changed_cells, run_recording
 from arest.runtime.storage import Pending, Storage, open_storage
-from arest.system.commands import Command, parse_key
+from arest.system.commands import VERBS, Command, Limits, parse_key
 from arest.system.context import SYSTEM, Context, read_context
 from arest.system.derive import is_derived, rebuilt_on_load, without_derived_facts
 from arest.system.errors import Refusal, invalid_input
-from arest.system.snapshots import beyond_limit
 from arest.version import __version__
 
 __all__ = ["ReplayError", "Tenant", "TenantLocked", "readings_key", "utc_now"]
@@ -75,7 +74,7 @@ OPTIMISTIC_ATTEMPTS = 3
 """Runs of a command that may find a cell of its footprint changed before it commits; the
 next run holds the commit lock throughout."""
 
-MAX_SNAPSHOTS = 100
+MAX_SNAPSHOTS = Limits().snapshots
 """The most snapshots a tenant holds unless opened with another ``max_snapshots``."""
 
 RECENT_PAGE = 64
@@ -142,7 +141,7 @@ class Tenant:
         self._key = key
         self._lock = lock
         self._clock = clock
-        self._max_snapshots = max_snapshots
+        self._limits = Limits(snapshots=max_snapshots)
         self._committing = threading.Lock()
         """Held to check a footprint, install a D′ and queue its journal entry."""
         self._checkpointing = threading.Lock()
@@ -244,10 +243,10 @@ class Tenant:
         its refusal, D unchanged).  The limits are the runtime's, checked here and not in
         SYSTEM: they bound what this tenant keeps on disk, and a replay must accept every
         journaled command whatever limits the tenant is opened with now."""
-        if command.verb == "snapshot":
-            refusal = beyond_limit(snapshot, command.input, self._max_snapshots)
-            if refusal is not None:
-                return refusal.envelope, snapshot, None
+        beyond = VERBS[command.verb].beyond
+        refusal = None if beyond is None else beyond(snapshot, command.input, self._limits)
+        if refusal is not None:
+            return refusal.envelope, snapshot, None
         return run_recording(snapshot, command, context)
 
     def _commit(self, snapshot: State, after: State, footprint: Footprint | None, key: str,

@@ -6,7 +6,8 @@ A :class:`Verb` says everything there is to know about one kind of command: its 
 its key names a noun (``create:Order``) or a fact type (``query:<id>``), its effect on D (it
 reads; it changes the cells it touches; it replaces the whole D), the permission a caller
 needs, the JSON Schema of its input, its REST routes, how MCP offers it (:class:`Offer`: tag,
-arguments, and the command a call makes) and its handler, all with one signature.  The rest
+arguments, and the command a call makes), the tenant limits it can go beyond
+(:class:`Limits`) and its handler, all with one signature.  The rest
 is derived from :data:`VERBS`: dispatch (:mod:`arest.system.apply`), the runtime's
 concurrency policy (``effect``), the MCP catalogue (:mod:`arest.verbs`).  Adding a command is
 one entry here and its handler.
@@ -98,6 +99,20 @@ class Offer:
 
 
 @dataclass(frozen=True)
+class Limits:
+    """What a tenant keeps at most.  The runtime checks a command against them before it
+    runs, never SYSTEM: they bound one tenant's disk, and a replay must accept every
+    journaled command whatever limits the tenant is opened with now."""
+
+    snapshots: int = 100
+
+
+Beyond = Callable[[State, Any, Limits], Refusal | None]
+"""A command's limit check: its refusal when running it on D with that input would go
+beyond the limits, else None."""
+
+
+@dataclass(frozen=True)
 class Verb:
     """One entry of the command table (see the module)."""
 
@@ -110,6 +125,7 @@ class Verb:
     handler: Handler
     offer: Offer | None
     routes: tuple[Route, ...] = ()
+    beyond: Beyond | None = None
 
     def command(self, arguments: Arguments) -> Command:
         """The command one MCP call of this verb makes from its (checked) arguments."""
@@ -412,7 +428,9 @@ TABLE: Final[tuple[Verb, ...]] = (
          "Capture the whole state under a label (reusing a label replaces it; none or \"\": "
          "snap-N, from snap-0).",
          _object([], label={"type": "string"}), _snapshot, Offer("persistence"),
-         (Route("POST", "/snapshots"),)),
+         (Route("POST", "/snapshots"),),
+         lambda state, request, limits: snapshots.beyond_limit(state, request,
+                                                               limits.snapshots)),
     Verb("rollback", None, WHOLE, "history",
          "Restore a snapshot by id; the snapshot stays available.",
          _object(["id"], id=_text("A snapshot id.")), _rollback,
