@@ -26,6 +26,7 @@ from arest.forml2.document import Paragraph, paragraphs
 from arest.forml2.facts import Fact, metamodel_facts
 from arest.forml2.interpret import interpret
 from arest.forml2.lexicon import STOPWORDS, Lexed, LexError, lex
+from arest.forml2.limits import too_large, too_long
 from arest.forml2.machines import indistinguishable_transitions, mistyped_statuses
 from arest.forml2.parser import Shapes, keywords, parse_masked
 from arest.forml2.schema import Schema
@@ -179,9 +180,19 @@ def _read(
             continue
         if paragraph.kind != "sentence":
             continue
+        beyond = too_long(paragraph.text)
+        if beyond is not None:
+            diagnostics.append(_diagnostic(paragraph, path, *beyond))
+            continue
         source = Source(path, paragraph.line, paragraph.column, paragraph.text)
         try:
             lexed = lex(paragraph.text, names, keywords())
+            beyond = too_large(lexed.masked)
+            if beyond is not None:
+                column, message = beyond
+                diagnostics.append(
+                    _diagnostic(paragraph, path, lexed.source_offset(column), message))
+                continue
             statement = to_syntax(parse_masked(lexed.masked, shapes), lexed)
         except LexError as error:
             diagnostics.append(_diagnostic(paragraph, path, error.offset, str(error)))

@@ -38,7 +38,7 @@ from arest.system.describe import describe
 from arest.system.entities import list_entities
 from arest.system.errors import Refusal, closest
 from arest.system.explain import explain
-from arest.system.inputs import checked_text
+from arest.system.inputs import checked_input, checked_text
 from arest.system.search import fetch, search
 from arest.system.self_modification import compile_readings
 
@@ -487,6 +487,21 @@ def usage() -> list[str]:
             if verb.target else verb.name for verb in TABLE]
 
 
+def _shown(key: Any) -> str:
+    """A key that is not a string as an error shows it: its repr when that is short, else
+    its type's name (a huge number or a deep list has no repr worth showing).
+
+    >>> _shown(3), _shown(10**2000), _shown([[]] * 100)
+    ('3', 'int', 'list')
+    """
+    try:
+        checked_input(key, "$key")
+    except Refusal:
+        return type(key).__name__
+    text = repr(key)
+    return text if len(text) <= 80 else type(key).__name__
+
+
 def parse_key(key: Any, request: Any) -> Command:
     """The command a key and its input make; ``unknown_key`` naming the closest keys when
     the key names no verb, or names a target the verb does not take (or lacks one).
@@ -498,11 +513,11 @@ def parse_key(key: Any, request: Any) -> Command:
     """
     if not isinstance(key, str):
         raise Refusal("unknown_key", "a key is a string such as 'list:Noun'",
-                      key=repr(key), candidates=usage())
+                      key=_shown(key), candidates=usage())
     checked_text(key, "$key")
     verb, colon, target = key.partition(":")
     entry = VERBS.get(verb)
     if entry is None or (entry.target is not None) != bool(colon) or (colon and not target):
         raise Refusal("unknown_key", f"no key {key!r}", key=key,
                       candidates=closest(key, usage()) or usage())
-    return Command(verb, target, request)
+    return Command(verb, target, checked_input(request, "$"))

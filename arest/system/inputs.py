@@ -21,6 +21,52 @@ from arest.system.errors import Refusal, closest, invalid_input
 MAX_ATOM = 1_000_000
 """The longest atom a command may give, in characters."""
 
+MAX_DEPTH = 64
+"""The deepest a command's input may nest lists and objects."""
+
+MAX_DIGITS = 1_000
+"""The most digits a whole number in a command's input may have."""
+
+_TOO_MANY_DIGITS = 10**MAX_DIGITS
+
+
+def checked_input(value: Any, path: str) -> Any:
+    """``value``, when no list or object in it nests deeper than :data:`MAX_DEPTH` and no
+    whole number in it (a value or a key) has more than :data:`MAX_DIGITS` digits;
+    ``invalid_input`` at the first place that does.  The walk keeps its own stack, so no
+    input is too deep for it.
+
+    >>> checked_input({"bindings": [1, "a"]}, "$")
+    {'bindings': [1, 'a']}
+    >>> checked_input({"bindings": [1, 10**1000]}, "$")
+    Traceback (most recent call last):
+    ...
+    arest.system.errors.Refusal: $.bindings[1]: expected a number of at most 1,000 digits
+    """
+    stack: list[tuple[Any, str, int]] = [(value, path, 0)]
+    while stack:
+        item, where, depth = stack.pop()
+        if isinstance(item, int) and not isinstance(item, bool):
+            if abs(item) >= _TOO_MANY_DIGITS:
+                raise invalid_input(where, f"a number of at most {MAX_DIGITS:,} digits")
+        elif isinstance(item, list | tuple | dict):
+            if depth >= MAX_DEPTH:
+                raise invalid_input(where, f"input nested at most {MAX_DEPTH} deep")
+            pairs = item.items() if isinstance(item, dict) else enumerate(item)
+            for key, child in pairs:
+                stack.append((key, where, depth + 1))
+                stack.append((child, where + _step(key), depth + 1))
+    return value
+
+
+def _step(key: Any) -> str:
+    """A path's step to the item at ``key``: ``.name``, ``[index]``, or the key's type."""
+    if isinstance(key, str):
+        return f".{key}"
+    if isinstance(key, int) and abs(key) < _TOO_MANY_DIGITS:
+        return f"[{key}]"
+    return f"[{type(key).__name__}]"
+
 
 def checked_text(value: str, path: str) -> str:
     """A string the store can keep: valid Unicode (no lone surrogates) and not huge."""

@@ -106,6 +106,14 @@ def test_compile_raises_only_reading_errors(kept: tuple[Path, str],
     ("Customer ‹0› is active.", "`‹` outside a literal is reserved"),
     ("Each Customer has exactly 1.5 Name.", "`1.5` is not a whole number"),
     ("Each Customer has at most -1 Name.", "`-1` is not a whole number"),
+    ("* Customer is vip if " + " and ".join(["Customer has Name"] * 1000) + ".",
+     "a sentence has at most 10,000"),
+    ("* Customer is vip if " + " and ".join(["Customer has Name"] * 101) + ".",
+     "a sentence joins at most 100"),
+    ("Each Customer has some Name" + " that has Name" * 500 + ".",
+     "a sentence nests at most 8"),
+    ("Each Customer has at most " + "9" * 5000 + " Name.", "a numeral has at most 1,000"),
+    ("The possible values of Age are " + "9" * 5000 + ".", "a numeral has at most 1,000"),
 ])
 def test_texts_that_crashed_the_reader_read_or_are_placed_diagnostics(
         text: str, message: str | None) -> None:

@@ -4,7 +4,7 @@ envelope; apply never raises and never changes D on bad input."""
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import arest
@@ -163,6 +163,12 @@ plausible = st.one_of(
 
 
 @given(keys, st.one_of(json_values, plausible), st.one_of(st.none(), json_values))
+@example("create:Order", {"id": "ord-9", "Customer": 10**5000}, None)
+@example("read:Order", 10**5000, None)
+@example("assert", {"fact_type": "Order_has_Tag", "bindings": ["ord-1", -10**5000]}, None)
+@example("list:Order", {"filter": {"Tag": 10**5000}}, None)
+@example(10**5000, None, None)
+@example([[[[]]]] * 2, None, None)
 def test_apply_never_raises(key: Any, request_: Any, context: Any) -> None:
     out, after = arest.apply(D, key, request_, context)
     assert isinstance(out, dict)
