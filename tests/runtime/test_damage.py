@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import arest
-from arest.runtime import StorageError
+from arest.runtime import StorageError, TenantLocked
 
 ROOT = Path(__file__).resolve().parents[2]
 ORDERS = ROOT / "readings" / "orders"
@@ -135,3 +135,52 @@ def test_a_new_database_and_a_closed_one_open(tmp_path: Path) -> None:
     assert not Path(f"{db}-wal").exists()  # folded into the file on close
     with arest.Tenant.open(ORDERS, db=db) as tenant:
         assert arest.apply(tenant.state, "list:Customer")[0]["total"] == CUSTOMERS
+
+
+def test_a_symlink_to_an_open_database_gets_the_lock(tmp_path: Path) -> None:
+    db = tmp_path / "shop.db"
+    link = tmp_path / "elsewhere.db"
+    link.symlink_to(db)
+    with arest.Tenant.open(ORDERS, db=db), pytest.raises(TenantLocked):
+        arest.Tenant.open(ORDERS, db=link)
+
+
+def test_a_backup_of_a_live_tenant_opens_with_its_data(tmp_path: Path) -> None:
+    db, copy = tmp_path / "shop.db", tmp_path / "backups" / "shop.db"
+    copy.parent.mkdir()
+    with arest.Tenant.open(ORDERS, db=db) as tenant:
+        for n in range(CUSTOMERS):
+            tenant.call("create:Customer", {"id": f"c{n}@x", "Name": f"C{n}"})
+        done = subprocess.run([sys.executable, "-m", "arest", "backup", str(db), str(copy)],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        tenant.call("create:Customer", {"id": "later@x", "Name": "Later"})  # still writing
+        again = subprocess.run([sys.executable, "-m", "arest", "backup", str(db), str(copy)],
+                               capture_output=True, text=True)
+        assert again.returncode == 2 and "exists" in again.stderr
+    assert not Path(f"{copy}-wal").exists()
+    with arest.Tenant.open(ORDERS, db=copy) as restored:
+        customers = arest.apply(restored.state, "list:Customer", {"limit": 100})[0]
+        assert customers["total"] == CUSTOMERS
+    with arest.Tenant.open(ORDERS, db=db) as original:
+        assert arest.apply(original.state, "list:Customer")[0]["total"] == CUSTOMERS + 1
+
+
+def test_a_backup_restored_in_place_of_the_original_opens(tmp_path: Path) -> None:
+    db = written(tmp_path / "shop.db")
+    copy = tmp_path / "copy.db"
+    done = subprocess.run([sys.executable, "-m", "arest", "backup", str(db), str(copy)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    with arest.Tenant.open(ORDERS, db=db) as tenant:
+        tenant.call("create:Customer", {"id": "later@x", "Name": "Later"})
+    shutil.copyfile(copy, db)  # restored: an earlier journal, but another database's
+    with arest.Tenant.open(ORDERS, db=db) as tenant:
+        assert arest.apply(tenant.state, "list:Customer")[0]["total"] == CUSTOMERS
+
+
+def test_backing_up_what_is_not_a_database_exits_1(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "arest", "backup", str(tmp_path / "no.db"),
+                           str(tmp_path / "copy.db")], capture_output=True, text=True)
+    assert done.returncode == 1 and done.stderr.startswith("arest:")
+    assert not (tmp_path / "copy.db").exists()
