@@ -184,6 +184,7 @@ class SqliteStorage:
             self._lock_file.release()
             raise
         self._lock_file.record(last, identity)
+        self._closed = False
 
     def append(self, batch: Sequence[Pending]) -> None:
         with self._lock:
@@ -282,6 +283,9 @@ class SqliteStorage:
         """Mark the database closed and fold the write-ahead log into the file, so the file
         alone holds every entry; then let it go."""
         with self._lock:
+            if self._closed:
+                return
+            self._closed = True
             try:
                 _fold(self._db, open_=False)
             except sqlite3.DatabaseError:
