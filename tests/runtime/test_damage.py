@@ -112,6 +112,13 @@ def test_a_journal_entry_without_its_digest_is_an_error(tmp_path: Path) -> None:
     assert "journal entry 3 has lost its digest" in refused(db)
 
 
+def test_a_journal_entry_altered_so_it_is_refused_is_an_error(tmp_path: Path) -> None:
+    db = written(tmp_path / "shop.db")
+    altered(db, "UPDATE journal SET context = 7 WHERE sequence = 2")
+    assert "journal entry 2 (create:Customer) is not accepted on the readings it was" in (
+        refused(db))
+
+
 def test_a_damaged_checkpoint_record_is_an_error(tmp_path: Path) -> None:
     db = written(tmp_path / "shop.db")
     altered(db, "INSERT OR REPLACE INTO meta VALUES ('checkpoint', 'forty')")
