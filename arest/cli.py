@@ -16,10 +16,15 @@ entry-point groups (:mod:`arest.transports`), never imported here by name.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
+import os
+import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Any, NoReturn
 
 import click
@@ -284,12 +289,78 @@ def mcp_command(paths: tuple[str, ...], mode: str, url: str | None, api_key: str
         serve = process_transport("stdio")
     except TransportUnavailable as error:
         _fail(str(error))
-    tenant = _open(readings, database, max_snapshots)
-    click.echo(f"arest mcp: mode {mode}, readings {', '.join(readings) or '(metamodel only)'},"
-               f" database {database}, tools {', '.join(v.name for v in active.listed())}",
+    # The stdio transport reads stdin in a thread that no signal interrupts: once stopped
+    # and the tenant closed, the process ends rather than wait for the client's next line.
+    with _stopped_by_signals("mcp", exit_after=True):
+        tenant = _open(readings, database, max_snapshots)
+        click.echo(f"arest mcp: mode {mode}, readings {', '.join(readings) or '(metamodel only)'},"
+                   f" database {database}, tools {', '.join(v.name for v in active.listed())}",
+                   err=True)
+        with tenant:
+            serve(tenant, active)
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+"""The signals that stop a server: its tenant is closed before the process ends."""
+
+
+class _Stopped(Exception):
+    """A stop signal arrived; its name is the message."""
+
+
+@contextlib.contextmanager
+def _stopped_by_signals(command: str, exit_after: bool = False) -> Iterator[None]:
+    """Within: SIGTERM or SIGINT (Ctrl-C) raises ``_Stopped`` once (later ones are ignored,
+    so the tenant's close runs whole), which ends the ``with`` blocks it crosses (the
+    tenant's closes it) and here is a line on stderr and exit code 0.  ``exit_after``: end
+    the process at once after that line (threads left waiting on input are not joined)."""
+
+    def stop(number: int, frame: FrameType | None) -> None:
+        for each in STOP_SIGNALS:
+            signal.signal(each, signal.SIG_IGN)
+        raise _Stopped(signal.Signals(number).name)
+
+    previous = {each: signal.signal(each, stop) for each in STOP_SIGNALS}
+    try:
+        yield
+    except _Stopped as stopped:
+        click.echo(f"arest {command}: stopped by {stopped}; the database is closed", err=True)
+        if exit_after:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(0)
+    finally:
+        for each, handler in previous.items():
+            signal.signal(each, handler)
+
+
+@main.command("backup")
+@click.argument("database", metavar="DB", type=click.Path(dir_okay=False))
+@click.argument("destination", metavar="DEST", type=click.Path(dir_okay=False))
+def backup_command(database: str, destination: str) -> None:
+    """Copy the tenant database DB to DEST as one consistent, closed file, while a tenant
+    may hold DB open and go on writing (SQLite's online backup; no lock is taken).
+
+    DEST must not exist; it appears only when complete.  Restore by putting DEST where the
+    tenant's database goes (with no -wal file beside it).  Exits 0 when done, 1 when DB is
+    not a usable arest database or DEST cannot be written, 2 when DEST exists.
+
+    \b
+    Example:
+      arest backup readings/orders/arest.db backups/orders-2025-01-01.db
+    """
+    from arest.runtime.backup import backup
+
+    try:
+        entries = backup(database, destination)
+    except FileExistsError as error:
+        _fail(str(error), 2)
+    except StorageError as error:
+        _fail(str(error))
+    except OSError as error:
+        _fail(f"cannot write {destination}: {error.strerror or error}")
+    click.echo(f"arest backup: {database} to {destination}, {entries} journal entries",
                err=True)
-    with tenant:
-        serve(tenant, active)
 
 
 @main.command("serve")
@@ -332,7 +403,7 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
         _fail(str(error))
     database = db or str(default_database(readings))
     listening = _listen(host, port)
-    with _open(readings, database, max_snapshots) as tenant:
+    with _stopped_by_signals("serve"), _open(readings, database, max_snapshots) as tenant:
         web = Web(tenant, Access(api_key or None, admin_key or None),
                   security_for(host, port, allowed_hosts))
         try:

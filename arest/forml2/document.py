@@ -6,7 +6,9 @@ description), HTML comments, fenced code blocks, and blank lines.  Everything el
 sentence text: lines are joined, indentation removed, with one space, until a line ends
 with a period (optionally followed by a derivation marker ``*``, ``**``, ``+`` or a ring
 annotation such as ``(irreflexive)``).  A sentence left open by a blank line, a heading or
-the end of the file is reported, never dropped.
+the end of the file is reported, never dropped; so is a code fence or an HTML comment still
+open at the end of the file (an ``unclosed`` paragraph at its opening line), since it hid
+the rest of the file.
 
 >>> [s.text for s in sentences("# T\\n\\nAbout it.\\n\\nA has B.\\n  Each A has\\n  some B.\\n")]
 ['A has B.', 'Each A has some B.']
@@ -34,9 +36,10 @@ class Piece:
 
 @dataclass(frozen=True)
 class Paragraph:
-    """A unit of the file: a ``sentence``, ``heading``, ``description``, ``comment`` or an
-    ``unterminated`` sentence; ``text`` is joined by single spaces, ``pieces`` map offsets
-    in ``text`` back to lines and columns (1-based)."""
+    """A unit of the file: a ``sentence``, ``heading``, ``description``, ``comment``, an
+    ``unterminated`` sentence, or an ``unclosed`` fence or comment (its opening line);
+    ``text`` is joined by single spaces, ``pieces`` map offsets in ``text`` back to lines
+    and columns (1-based)."""
 
     kind: str
     text: str
@@ -71,8 +74,13 @@ def _starts_sentence(lines: list[tuple[int, int, str]]) -> Paragraph:
 
 
 def paragraphs(text: str) -> list[Paragraph]:
-    """Every unit of a readings file, in order (see the module docstring)."""
+    """Every unit of a readings file, in order (see the module docstring).
+
+    >>> [(p.kind, p.text, p.line) for p in paragraphs("A has B.\\n<!-- note\\nB has C.\\n")]
+    [('sentence', 'A has B.', 1), ('comment', '<!-- note', 2), ('unclosed', '<!--', 2)]
+    """
     out: list[Paragraph] = []
+    opened: Paragraph | None = None  # the fence or comment the lines now belong to
     open_lines: list[tuple[int, int, str]] = []
     in_fence = False
     in_comment = False
@@ -111,10 +119,12 @@ def paragraphs(text: str) -> list[Paragraph]:
         if stripped.startswith(_FENCE):
             close_open()
             in_fence = True
+            opened = Paragraph("unclosed", _FENCE, number, column, (Piece(0, number, column),))
             continue
         if stripped.startswith("<!--"):
             close_open()
             in_comment = "-->" not in stripped
+            opened = Paragraph("unclosed", "<!--", number, column, (Piece(0, number, column),))
             out.append(Paragraph("comment", stripped, number, column, (Piece(0, number, column),)))
             continue
         if not stripped:
@@ -138,6 +148,8 @@ def paragraphs(text: str) -> list[Paragraph]:
             open_lines.clear()
     close_open()
     close_description()
+    if (in_fence or in_comment) and opened is not None:
+        out.append(opened)
     return out
 
 

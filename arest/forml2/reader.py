@@ -178,6 +178,13 @@ def _read(
                 )
             )
             continue
+        if paragraph.kind == "unclosed":
+            closing = "```" if paragraph.text == "```" else "-->"
+            diagnostics.append(_diagnostic(
+                paragraph, path, 0, f"this {'code fence' if closing == '```' else 'comment'}"
+                f" is never closed, so nothing after it is read: close it with a line {closing}",
+                (closing,)))
+            continue
         if paragraph.kind != "sentence":
             continue
         beyond = too_long(paragraph.text)

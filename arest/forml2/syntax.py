@@ -33,6 +33,8 @@ class Bound:
 
     low: int | None
     high: int | None
+    column: int = field(default=1, compare=False, repr=False)
+    """Where it is written in the sentence, for a diagnostic; not part of its value."""
 
 
 @dataclass(frozen=True)

@@ -206,13 +206,14 @@ class ToSyntax(Transformer_NonRecursive[Token, Statement]):
             )
         count = _NUMBERS.get(words[-1]) or int(words[-1])
         head = " ".join(words[:-1])
+        column = (items[0].start_pos or 0) + 1
         if head == "at most":
-            return Bound(None, count)
+            return Bound(None, count, column)
         if head == "at least":
-            return Bound(count, None)
+            return Bound(count, None, column)
         if head == "more than":
-            return Bound(count + 1, None)
-        return Bound(count, count)
+            return Bound(count + 1, None, column)
+        return Bound(count, count, column)
 
     def quant(self, items: list[Any]) -> Bound:
         bounds = [b for b in items if isinstance(b, Bound)]
@@ -220,7 +221,13 @@ class ToSyntax(Transformer_NonRecursive[Token, Statement]):
             return bounds[0]
         low = next((b.low for b in bounds if b.low is not None), None)
         high = next((b.high for b in bounds if b.high is not None), None)
-        return Bound(low, high)
+        if low is not None and high is not None and low > high:
+            raise SyntaxProblem(
+                bounds[0].column,
+                f"no number is at least {low} and at most {high}: the frequency's lower bound"
+                f" is above its upper (`at least {high} and at most {low}`)",
+            )
+        return Bound(low, high, bounds[0].column)
 
     def _det(self, items: list[Any]) -> tuple[str, Bound | None]:
         if isinstance(items[0], Bound):

@@ -8,7 +8,9 @@ the digest it recorded (:mod:`arest.runtime.digest`):
   :class:`StorageError` (a damaged or altered cell);
 - each replayed entry must leave the digest it recorded, else :class:`StorageError` naming
   the entry and the facts replay gave against those it recorded;
-- an entry no longer accepted is a :class:`ReplayError` listing what it reported.
+- an entry no longer accepted is a :class:`ReplayError` listing what it reported, when the
+  readings changed; on the readings it was written under, it was damaged: a
+  :class:`StorageError`.
 
 A journal written under other readings (they changed on disk, or arest changed) cannot be
 checked against its digests: it is replayed on the new readings, each command validated as it
@@ -157,6 +159,11 @@ def recover(storage: Storage, db: str | Path, key: str,
         except Refusal as refusal:
             out, after, footprint = refusal.envelope, state, None
         if "error" in out or out.get("rejected"):
+            if checked:  # SYSTEM is deterministic: it accepted this entry on these readings
+                raise StorageError(
+                    f"{db}: journal entry {entry.sequence} ({entry.key}) is not accepted on"
+                    f" the readings it was written under ({described(out)}): the entry was"
+                    " damaged or altered")
             raise ReplayError(f"{db}: journal entry {entry.sequence} ({entry.key}) is not"
                               f" accepted on these readings: {described(out)}")
         delta = asserted_delta(state, after, changed_cells(state, after, footprint))

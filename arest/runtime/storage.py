@@ -30,25 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from arest.errors import ArestError
 from arest.runtime.codec import Encoded
+from arest.runtime.integrity import FORMAT, OLDER_FORMATS, StorageError, check, create
+from arest.runtime.lockfile import LockFile
 
-FORMAT = "arest-journal-3"
-"""Format 2 added each entry's digest and facts, and the checkpoint's digest; format 3 adds
-the shared cells of checkpointed snapshots, kept once each."""
-
-OLDER_FORMATS = ("arest-journal-2", "arest-journal-1")
-"""Formats opened by adding what later formats added.  Format 1's entries and checkpoint
-carry no digest, so they are replayed unchecked, as they were written.  Both kept their
-checkpoint and base in codec format 1 (snapshots whole), under a readings key that is not
-this arest's: their journal is replayed once and D checkpointed anew."""
-
-
-class StorageError(ArestError, RuntimeError):
-    """Raised when a database cannot be used: not an arest database, corrupt, truncated,
-    written by another format, or holding a journal whose replay does not give the asserted
-    facts it recorded.  The message names the file and what was found."""
-
+__all__ = ["FORMAT", "OLDER_FORMATS", "Entry", "MemoryStorage", "Pending", "Restored",
+           "SqliteStorage", "Storage", "StorageError", "open_storage"]
 
 class Entry(NamedTuple):
     """One accepted command as kept: ``digest`` is the digest of the asserted facts after
@@ -180,60 +167,34 @@ class MemoryStorage:
 
 
 class SqliteStorage:
-    """The journal in a SQLite file (WAL, full synchronous commits)."""
+    """The journal in a SQLite file (WAL, full synchronous commits), held with its lock file
+    (:mod:`arest.runtime.lockfile`) and checked on open (:mod:`arest.runtime.integrity`)."""
 
     durable = True
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        real = Path(os.path.realpath(path))  # a symlink locks the file it names
+        self._real = real
         self._lock = threading.Lock()
+        self._lock_file = LockFile(real, path)
         try:
-            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT)")
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS journal (sequence INTEGER PRIMARY KEY, key TEXT NOT"
-                " NULL, input TEXT NOT NULL, context TEXT NOT NULL, digest TEXT, facts TEXT)"
-            )
-            self._db.execute("CREATE TABLE IF NOT EXISTS base (key TEXT PRIMARY KEY, state TEXT)")
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS cells (name TEXT PRIMARY KEY, contents TEXT NOT NULL)"
-            )
-            self._db.execute("CREATE TABLE IF NOT EXISTS shared"
-                             " (address TEXT PRIMARY KEY, contents TEXT NOT NULL)")
-            self._db.execute("CREATE TABLE IF NOT EXISTS refers (cell TEXT NOT NULL,"
-                             " address TEXT NOT NULL, PRIMARY KEY (cell, address))")
-            self._db.execute("CREATE INDEX IF NOT EXISTS referred ON refers (address)")
-            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (FORMAT,))
-            (found,) = self._db.execute("SELECT value FROM meta WHERE name='format'").fetchone()
-            self._db.execute("PRAGMA quick_check").fetchone()
-            if found in OLDER_FORMATS:
-                self._upgrade()
-                found = FORMAT
-        except sqlite3.DatabaseError as error:
-            raise StorageError(f"{path}: not a usable arest database ({error})") from None
-        if found != FORMAT:
-            raise StorageError(f"{path}: written in format {found!r}; this arest reads {FORMAT}"
-                               f" and {', '.join(OLDER_FORMATS)}")
-
-    def _upgrade(self) -> None:
-        """Format 1 → 2: the journal gains its digest and facts columns, empty for the
-        entries already there.  2 → 3: the tables of shared cells (made on connect)."""
-        with self._db:
-            self._db.execute("BEGIN")
-            columns = {row[1] for row in self._db.execute("PRAGMA table_info(journal)")}
-            for column in ("digest", "facts"):
-                if column not in columns:
-                    self._db.execute(f"ALTER TABLE journal ADD COLUMN {column} TEXT")
-            self._db.execute("UPDATE meta SET value = ? WHERE name = 'format'", (FORMAT,))
+            self._db, identity, last = _opened(real, str(path), self._lock_file)
+        except BaseException:
+            self._lock_file.release()
+            raise
+        self._lock_file.record(last, identity)
+        self._closed = False
 
     def append(self, batch: Sequence[Pending]) -> None:
-        with self._lock, self._db:
-            self._db.execute("BEGIN")
-            self._db.executemany(
-                "INSERT INTO journal (sequence, key, input, context, digest, facts)"
-                " VALUES (?, ?, ?, ?, ?, ?)", batch)
+        with self._lock:
+            with self._db:
+                self._db.execute("BEGIN")
+                self._db.executemany(
+                    "INSERT INTO journal (sequence, key, input, context, digest, facts)"
+                    " VALUES (?, ?, ?, ?, ?, ?)", batch)
+            if batch:
+                self._lock_file.acknowledge(batch[-1].sequence)
 
     def _rows(self, query: str, parameters: tuple[Any, ...]) -> list[Any]:
         try:
@@ -246,7 +207,7 @@ class SqliteStorage:
         sequence, key, text, context, digest, facts = row
         try:
             return Entry(sequence, key, json.loads(text), json.loads(context), digest, facts)
-        except ValueError:
+        except (TypeError, ValueError):
             raise StorageError(
                 f"{self.path}: journal entry {sequence} is damaged ({text[:40]!r})"
             ) from None
@@ -265,9 +226,8 @@ class SqliteStorage:
         return [self._entry(row) for row in rows]
 
     def base(self, key: str) -> str | None:
-        with self._lock:
-            row = self._db.execute("SELECT state FROM base WHERE key = ?", (key,)).fetchone()
-        return None if row is None else str(row[0])
+        rows = self._rows("SELECT state FROM base WHERE key = ?", (key,))
+        return None if not rows or rows[0][0] is None else str(rows[0][0])
 
     def keep_base(self, key: str, state: str) -> None:
         with self._lock, self._db:
@@ -304,12 +264,11 @@ class SqliteStorage:
                 ("checkpoint digest", digest)])
 
     def restore(self, key: str) -> Restored | None:
-        with self._lock:
-            meta = dict(self._db.execute("SELECT name, value FROM meta").fetchall())
-            if meta.get("checkpoint key") != key or "checkpoint" not in meta:
-                return None
-            cells = dict(self._db.execute("SELECT name, contents FROM cells").fetchall())
-            shared = dict(self._db.execute("SELECT address, contents FROM shared").fetchall())
+        meta = dict(self._rows("SELECT name, value FROM meta", ()))
+        if meta.get("checkpoint key") != key or "checkpoint" not in meta:
+            return None
+        cells = dict(self._rows("SELECT name, contents FROM cells", ()))
+        shared = dict(self._rows("SELECT address, contents FROM shared", ()))
         return Restored(int(meta["checkpoint"]), cells, meta.get("checkpoint digest"), shared)
 
     def disk_space_bytes(self) -> int:
@@ -317,12 +276,58 @@ class SqliteStorage:
         for suffix in ("", "-wal", "-shm"):
             # A missing file is one SQLite has not made, or has removed.
             with contextlib.suppress(OSError):
-                total += os.path.getsize(f"{self.path}{suffix}")
+                total += os.path.getsize(f"{self._real}{suffix}")
         return total
 
     def close(self) -> None:
+        """Mark the database closed and fold the write-ahead log into the file, so the file
+        alone holds every entry; then let it go."""
         with self._lock:
-            self._db.close()
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                _fold(self._db, open_=False)
+            except sqlite3.DatabaseError:
+                pass  # the entries are in the log, which the next open reads
+            finally:
+                self._db.close()
+                self._lock_file.release()
+
+
+def _fold(db: sqlite3.Connection, open_: bool) -> None:
+    """Record whether the database is open, then fold the write-ahead log into the file
+    (``wal_checkpoint(TRUNCATE)``; a reader, such as a backup, may hold part of it back)."""
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('open', ?)", ("1" if open_ else "0",))
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+
+
+def _opened(real: Path, shown: str, lock_file: LockFile) -> tuple[sqlite3.Connection, str, int]:
+    """The connection to a checked database (made whole when there is no file), its
+    identity and its last journal entry; the database is then marked open."""
+    try:
+        existed = real.exists()
+        if existed and real.stat().st_size == 0:
+            raise StorageError(
+                f"{shown}: the file is empty (0 bytes): its contents were lost, or its making"
+                " was cut short; restore it from a backup, or remove it to start anew")
+        wal_present = os.path.exists(f"{real}-wal")
+        db = sqlite3.connect(real, isolation_level=None, check_same_thread=False)
+    except (OSError, sqlite3.Error) as error:
+        raise StorageError(f"{shown}: cannot be opened ({error})") from None
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        identity = check(db, shown, wal_present, lock_file.previous) if existed else create(db)
+        (last,) = db.execute("SELECT coalesce(max(sequence), 0) FROM journal").fetchone()
+        _fold(db, open_=True)
+    except sqlite3.DatabaseError as error:
+        db.close()
+        raise StorageError(f"{shown}: not a usable arest database ({error})") from None
+    except BaseException:
+        db.close()
+        raise
+    return db, identity, int(last)
 
 
 def open_storage(db: str | Path) -> Storage:

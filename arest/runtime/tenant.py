@@ -21,11 +21,9 @@ beyond that is refused (``limit_exceeded``) before it runs.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import importlib.resources
 import json
-import os
 import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -33,19 +31,19 @@ from datetime import UTC, datetime
 from json.encoder import encode_basestring
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import Any
 
 from arest.algebra import EMPTY_STATE, State
 from arest.algebra.relations import Relation
 from arest.api import read_files
 from arest.compiler.cells import population_cell
-from arest.errors import ArestError
 from arest.runtime import recovery
 from arest.runtime.codec import FORMAT as CODEC
 from arest.runtime.codec import Encoded, encode, encoded_cell
 from arest.runtime.digest import asserted_delta, recorded, text
 from arest.runtime.footprint import Footprint
 from arest.runtime.group_commit import GroupCommit
+from arest.runtime.lockfile import TenantLocked
 from arest.runtime.recovery import ReplayError
 from arest.runtime.runner import changed_cells, run_recording
 from arest.runtime.storage import Pending, Storage, open_storage
@@ -56,10 +54,6 @@ from arest.system.errors import Refusal, invalid_input
 from arest.version import __version__
 
 __all__ = ["ReplayError", "Tenant", "TenantLocked", "readings_key", "utc_now"]
-
-
-class TenantLocked(ArestError, RuntimeError):
-    """Raised when a database is already open in another process; names the holder."""
 
 
 CHECKPOINT_EVERY = 500
@@ -96,23 +90,6 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
-def _lock(path: Path) -> IO[str]:
-    lock_path = path.with_name(path.name + ".lock")
-    handle = open(lock_path, "a+", encoding="utf-8")  # noqa: SIM115 - held while open
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        handle.seek(0)
-        holder = handle.read().strip() or "another process"
-        handle.close()
-        raise TenantLocked(f"{path} is open in {holder}; close it there first") from None
-    handle.seek(0)
-    handle.truncate()
-    handle.write(f"process {os.getpid()}")
-    handle.flush()
-    return handle
-
-
 def _context_text(context: Context) -> str:
     """The context as JSON, made by hand: it is one per command, and always these two keys.
 
@@ -131,7 +108,7 @@ class Tenant:
     """A durable tenant over readings and a database (``:memory:`` for none)."""
 
     def __init__(self, recovered: recovery.Recovered, storage: Storage, key: str,
-                 lock: IO[str] | None, clock: Callable[[], str],
+                 clock: Callable[[], str],
                  max_snapshots: int = MAX_SNAPSHOTS) -> None:
         self._current = (recovered.state, recovered.sequence, recovered.digest)
         """D, the sequence number of the last command in it, and its digest: one value, so
@@ -139,7 +116,6 @@ class Tenant:
         self._storage = storage
         self._journal = GroupCommit(storage, recovered.sequence)
         self._key = key
-        self._lock = lock
         self._clock = clock
         self._limits = Limits(snapshots=max_snapshots)
         self._committing = threading.Lock()
@@ -160,20 +136,18 @@ class Tenant:
         if isinstance(max_snapshots, bool) or not isinstance(max_snapshots, int) or (
                 max_snapshots < 0):
             raise ValueError(f"max_snapshots: expected a whole number ≥ 0, not {max_snapshots!r}")
-        lock = None if str(db) == ":memory:" else _lock(Path(db))
+        storage = open_storage(db)  # holds the database's lock file until closed
         try:
-            storage = open_storage(db)
             sources = read_files(*readings)
             key = readings_key(sources)
             recovered = recovery.recover(storage, db, key, sources)
-            tenant = cls(recovered, storage, key, lock, clock, max_snapshots)
+            tenant = cls(recovered, storage, key, clock, max_snapshots)
             if recovered.rebased:  # new readings: keep D whole under them before the base
                 tenant._checkpoint(tenant._current, wait=True)
             if recovered.base_to_keep is not None:
                 storage.keep_base(key, encode(recovered.base_to_keep))
         except BaseException:
-            if lock is not None:
-                lock.close()
+            storage.close()
             raise
         return tenant
 
@@ -354,9 +328,6 @@ class Tenant:
                 self.checkpoint()
         finally:
             self._storage.close()
-            if self._lock is not None:
-                self._lock.close()
-                self._lock = None
 
     def __enter__(self) -> Tenant:
         return self

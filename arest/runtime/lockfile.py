@@ -1,0 +1,91 @@
+"""The lock file beside a database: one writer at a time, and what it last acknowledged.
+
+``<db>.lock`` (beside the real file, a symlink resolved first) is held with ``flock`` while a
+tenant has the database open, so a second opener gets :class:`TenantLocked` naming the
+holder.  It also records, after every batch of journal entries is on disk, the last entry
+acknowledged and the identity of the database it belongs to::
+
+    process 4242
+    acknowledged 50 of database 3f0c…
+
+The record outlives the process (the file stays), so the next open can tell a journal that
+lost entries it had acknowledged (a truncated write-ahead log, an older copy of the file put
+in its place) from one that never had them (:mod:`arest.runtime.integrity`).  It is written
+without an fsync: it follows the journal's own fsync, so it never claims an entry that is not
+on disk, and when it is lost the check is only weaker, never wrong.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+from arest.errors import ArestError
+
+_RECORD = re.compile(r"acknowledged (\d+)\s+of database (\w+)")
+
+
+class TenantLocked(ArestError, RuntimeError):
+    """Raised when a database is already open in another process; names the holder."""
+
+
+class Acknowledged(NamedTuple):
+    """The last journal entry a tenant acknowledged, and the database it belongs to."""
+
+    sequence: int
+    database: str
+
+
+def parsed_record(text: str) -> Acknowledged | None:
+    """The acknowledgement a lock file's text records, if any.
+
+    >>> parsed_record("process 7\\nacknowledged 50                   of database ab12\\n")
+    Acknowledged(sequence=50, database='ab12')
+    >>> parsed_record("process 7") is None
+    True
+    """
+    found = _RECORD.search(text)
+    return None if found is None else Acknowledged(int(found[1]), found[2])
+
+
+class LockFile:
+    """``<db>.lock``, held exclusively from construction to :meth:`release`."""
+
+    def __init__(self, database: Path, shown: str | Path) -> None:
+        path = database.with_name(database.name + ".lock")
+        self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = self._text().splitlines()[:1] or ["another process"]
+            os.close(self._fd)
+            raise TenantLocked(f"{shown} is open in {holder[0].strip()}; close it there"
+                               " first") from None
+        self.previous = parsed_record(self._text())
+        """What the last holder recorded (None: nothing, or a lock file of an older arest)."""
+        self._database = ""
+
+    def _text(self) -> str:
+        return os.pread(self._fd, 4096, 0).decode("utf-8", "replace")
+
+    def record(self, sequence: int, database: str) -> None:
+        """Note that journal entries up to ``sequence`` of ``database`` are on disk.  The
+        record has a fixed width, so one write replaces the one before."""
+        self._database = database
+        text = f"process {os.getpid():<10}\nacknowledged {sequence:<20} of database {database}\n"
+        if os.fstat(self._fd).st_size > len(text):  # an older arest's longer text
+            os.ftruncate(self._fd, 0)
+        os.pwrite(self._fd, text.encode(), 0)
+
+    def acknowledge(self, sequence: int) -> None:
+        """:meth:`record` for the database recorded last."""
+        self.record(sequence, self._database)
+
+    def release(self) -> None:
+        """Let the database go (the record stays for the next holder to read)."""
+        with contextlib.suppress(OSError):
+            os.close(self._fd)
