@@ -171,3 +171,29 @@ def test_the_proposer_is_the_caller_never_an_input() -> None:
                "bindings": [change, "Human"]}
     out, _ = arest.apply(D, "assert", applier, AGENT)
     assert out["error"]["code"] == "invalid_input"
+
+
+def test_only_a_human_changes_the_metamodel_s_population() -> None:
+    D = shop()
+    protection = {"fact_type": "Domain_is_protected", "bindings": ["core"]}
+    for key, request in (("retract", protection),
+                         ("assert", {"fact_type": "Domain_is_protected",
+                                     "bindings": ["orders"]}),
+                         ("create:Noun", {"id": "Zed", "Object Type": "entity"})):
+        for source in (AGENT, None):
+            out, D1 = arest.apply(D, key, request, source)
+            assert out["error"]["code"] == "invalid_input" and D1 is D, (key, out)
+            assert "metamodel" in out["error"]["message"]
+    out, D1 = arest.apply(D, "create:Noun", {"id": "Zed", "Object Type": "entity"}, HUMAN)
+    assert "error" not in out and not out["rejected"]
+
+
+def test_compile_of_readings_about_the_metamodel_needs_a_human() -> None:
+    readings = {"readings": "Domain 'orders' is protected."}
+    out, _ = arest.apply(shop(), "compile", readings, AGENT)
+    assert out["rejected"] and out["violations"][0]["constraint_id"] == (
+        "evolution:protected-readings")
+    out, _ = arest.apply(shop(), "compile", readings, HUMAN)
+    assert not out["rejected"]
+    out, _ = arest.apply(shop(), "compile", {"readings": LOYALTY}, AGENT)
+    assert not out["rejected"]

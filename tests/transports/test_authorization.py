@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx2
 import pytest
 from mcp.client import Client
@@ -194,11 +195,15 @@ class _KeyPerMethod(httpx2.Auth):
 @pytest.mark.parametrize("era", ["auto", "legacy"])
 async def test_an_sse_stream_opened_by_the_admin_acts_as_each_post_s_key(server: str,
                                                                         era: str) -> None:
-    async with Client(sse_client(f"{server}/sse{EVERYTHING}", auth=_KeyPerMethod()),
-                      mode=era) as client:
-        proposed = await call(client, "propose", {"target_domain": "tasks",
+    # A server that refused the posts' key would leave the client waiting for an answer
+    # forever: the bound turns that into a failure.
+    with anyio.fail_after(60):
+        async with Client(sse_client(f"{server}/sse{EVERYTHING}", auth=_KeyPerMethod()),
+                          mode=era) as client:
+            proposed = await call(client, "propose", {"target_domain": "tasks",
                                                   "readings": "Task has Title."})
-        compiled = await call(client, "compile", {"readings": "W(.id) is an entity type."})
+            compiled = await call(client, "compile",
+                                  {"readings": "W(.id) is an entity type."})
     assert proposed["entity"]["is proposed by Signal Source"] == "Agent"
     assert refusal(compiled) == ("forbidden", "schema", "compile")
 
@@ -234,3 +239,16 @@ def test_a_server_refuses_to_start_without_usable_keys(options: tuple[str, ...])
     assert lines[-1].startswith(("arest:", "Error:")), refused.stderr
     if options[0] != "--api-key" or "--api-key-permissions" not in options:
         assert len(lines) == 1, refused.stderr
+
+
+@pytest.mark.parametrize("route", ROUTES[1:3])
+async def test_an_agent_cannot_unprotect_a_domain(schema_agent: str, route: tuple[str, str]
+                                                  ) -> None:
+    async with connected(schema_agent, route, API_KEY) as session:
+        retracted = await call(session, "retract", {"fact_type": "Domain_is_protected",
+                                                    "bindings": ["core"]})
+        compiled = await call(session, "compile", {"readings": "Domain 'tasks' is protected."})
+    assert retracted["error"]["code"] == "invalid_input"
+    assert "metamodel" in retracted["error"]["message"]
+    assert compiled["rejected"]
+    assert compiled["violations"][0]["constraint_id"] == "evolution:protected-readings"
