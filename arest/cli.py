@@ -74,8 +74,9 @@ Exit codes:
   1  the command failed: an error or a rejection (apply), readings with errors
      (check), a tenant that cannot be opened, an arest server that cannot be reached,
      a transport plugin that cannot be loaded (mcp, serve)
-  2  a usage error, or something another process holds: the database (locked)
-     or the port (in use)"""
+  2  a usage error (a bad option; an unusable key; serve on a non-loopback
+     address without a key), or something another process holds: the
+     database (locked) or the port (in use)"""
 
 
 @click.group(epilog=EXIT_CODES)
@@ -191,9 +192,9 @@ def apply_command(key: str, input_text: str | None, readings: tuple[str, ...],
     """Apply one command KEY with INPUT (JSON; '-' reads stdin; absent is null) to the
     tenant of the readings kept in the database, and print its output as JSON.
 
-    The command comes from a Human; an accepted change is journaled before the output is
-    printed.  Exits 0 for a result, 1 for an error or a rejection, 2 when the database is
-    open in another process.
+    The command comes from a Human holding every permission; an accepted change is
+    journaled before the output is printed.  Exits 0 for a result, 1 for an error or a
+    rejection, 2 when the database is open in another process.
 
     \b
     Example:
@@ -231,6 +232,9 @@ def apply_command(key: str, input_text: str | None, readings: tuple[str, ...],
 @click.option("--include-tools", metavar="A,B,…",
               help="Tools to add to the tags' tools, comma-separated.")
 @click.option("--exclude-tools", metavar="A,B,…", help="Tools to remove, comma-separated.")
+@click.option("--permissions", "permission_list", metavar="A,B,…",
+              help="local mode: what the agent may do, from read, write, schema, history"
+                   "  [default: read,write]")
 @click.option("--print-config", is_flag=True,
               help="Print the client configuration that starts this server as invoked"
                    " (absolute paths), and exit.")
@@ -238,13 +242,16 @@ def apply_command(key: str, input_text: str | None, readings: tuple[str, ...],
 def mcp_command(paths: tuple[str, ...], mode: str, url: str | None, api_key: str | None,
                 readings: tuple[str, ...], db: str | None, tags: str | None,
                 include_tools: str | None, exclude_tools: str | None,
-                print_config: bool, max_snapshots: int) -> None:
+                permission_list: str | None, print_config: bool, max_snapshots: int) -> None:
     """Serve the tenant of the readings to an MCP client over stdio (local mode), or relay the
     client to another arest server (remote mode; the LLM-bridge verbs then answer
     prompt-only, since sampling is not relayed).
 
-    Commands arrive from an Agent; each accepted one is journaled before it is answered.
-    The mode, readings, database and tools are printed to stderr at start.
+    Commands arrive from an Agent holding read,write (or --permissions): a call that needs
+    another permission (compile and applying a Domain Change need schema; snapshot and
+    rollback need history) is answered with the error forbidden, whatever tools --tags
+    shows.  Each accepted command is journaled before it is answered.  The mode, readings,
+    database, tools and permissions are printed to stderr at start.
 
     READINGS are files or folders of *.md, as --readings gives them.
 
@@ -254,13 +261,17 @@ def mcp_command(paths: tuple[str, ...], mode: str, url: str | None, api_key: str
       {"mcpServers": {"arest": {"command": "/path/to/.venv/bin/arest",
         "args": ["mcp", "--mode", "local", "/path/to/readings"]}}}
     """
+    from arest.system.permissions import AGENT_PRINCIPAL, Principal
     from arest.verbs import SurfaceError, surface
 
     readings = (*paths, *readings)
     if print_config:
         click.echo(json.dumps(client_configuration(
-            mode, url, readings, db, tags, include_tools, exclude_tools), indent=2))
+            mode, url, readings, db, tags, include_tools, exclude_tools, permission_list),
+            indent=2))
         return
+    principal = AGENT_PRINCIPAL if permission_list is None else Principal(
+        AGENT_PRINCIPAL.source, _permissions(permission_list, "--permissions"))
 
     try:
         active = surface(tags, include_tools, exclude_tools)
@@ -275,6 +286,9 @@ def mcp_command(paths: tuple[str, ...], mode: str, url: str | None, api_key: str
             raise click.UsageError("remote mode needs --url (or AREST_URL)")
         if readings or db:
             raise click.UsageError("remote mode serves the remote's tenant: no --readings, --db")
+        if permission_list is not None:
+            raise click.UsageError("remote mode: the remote server decides the permissions,"
+                                   " from --api-key; no --permissions")
         from arest.transports.remote import RemoteUnavailable, serve_relay
 
         click.echo(f"arest mcp: mode remote, relaying to {url}, tools"
@@ -294,10 +308,10 @@ def mcp_command(paths: tuple[str, ...], mode: str, url: str | None, api_key: str
     with _stopped_by_signals("mcp", exit_after=True):
         tenant = _open(readings, database, max_snapshots)
         click.echo(f"arest mcp: mode {mode}, readings {', '.join(readings) or '(metamodel only)'},"
-                   f" database {database}, tools {', '.join(v.name for v in active.listed())}",
-                   err=True)
+                   f" database {database}, tools {', '.join(v.name for v in active.listed())},"
+                   f" permissions {_listed(principal.permissions)}", err=True)
         with tenant:
-            serve(tenant, active)
+            serve(tenant, active, principal)
 
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
@@ -363,6 +377,22 @@ def backup_command(database: str, destination: str) -> None:
                err=True)
 
 
+def _permissions(text: str, option: str) -> frozenset[str]:
+    """The permissions an option lists, or a usage error naming the valid ones."""
+    from arest.system.permissions import PermissionsError, permissions
+
+    try:
+        return permissions(text)
+    except PermissionsError as error:
+        raise click.BadParameter(str(error), param_hint=option) from None
+
+
+def _listed(permissions: frozenset[str]) -> str:
+    from arest.system.permissions import PERMISSIONS
+
+    return ",".join(p for p in PERMISSIONS if p in permissions)
+
+
 @main.command("serve")
 @click.argument("readings", nargs=-1, type=_READINGS)
 @click.option("--db", metavar="PATH", envvar="AREST_DB",
@@ -374,20 +404,32 @@ def backup_command(database: str, destination: str) -> None:
               help="A name clients use to reach this server (repeatable): its Host and Origin"
                    " headers are accepted.  Loopback names are accepted for a loopback"
                    " address.")
-@click.option("--api-key", envvar="AREST_API_KEY", metavar="KEY",
-              help="Every request must bear Authorization: Bearer KEY (AREST_API_KEY).")
+@click.option("--api-key", "api_keys", multiple=True, envvar="AREST_API_KEY",
+              metavar="[NAME=]KEY",
+              help="A key an agent may bear, Authorization: Bearer KEY (repeatable;"
+                   " AREST_API_KEY, keys separated by spaces): an Agent holding read,write or"
+                   " --api-key-permissions.  A key holding '=' is given with a name.")
+@click.option("--api-key-permissions", metavar="A,B,…",
+              help="What an API key may do, from read, write, schema, history"
+                   "  [default: read,write]")
 @click.option("--admin-key", envvar="AREST_ADMIN_KEY", metavar="KEY",
-              help="Requests bearing this key act as a Human (AREST_ADMIN_KEY).")
+              help="Requests bearing this key act as a Human holding every permission"
+                   " (AREST_ADMIN_KEY).")
 @_MAX_SNAPSHOTS
 def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: int,
-                  allowed_hosts: tuple[str, ...],
-                  api_key: str | None, admin_key: str | None, max_snapshots: int) -> None:
+                  allowed_hosts: tuple[str, ...], api_keys: tuple[str, ...],
+                  api_key_permissions: str | None, admin_key: str | None,
+                  max_snapshots: int) -> None:
     """Serve the tenant of READINGS over MCP: streamable HTTP at /mcp and SSE at /sse, and
     the routes of any other web transport installed (the banner lists them all).
 
-    A URL chooses its tools: /mcp?tags=entity,persistence&include_tools=propose
-    &exclude_tools=delete (default entity,introspection).  Commands arrive from an Agent,
-    or from a Human when the request bears the admin key.
+    A URL chooses the tools a client sees: /mcp?tags=entity,persistence&include_tools=propose
+    &exclude_tools=delete (default entity,introspection).  The key of each request decides
+    what it may do: an API key is an Agent holding read,write (or --api-key-permissions),
+    the admin key a Human holding every permission; a call needing a permission the key
+    lacks is answered with the error forbidden.  With no key, only a loopback address is
+    served, every request an Agent holding read,write; a non-loopback --host needs a key
+    (exit 2 otherwise).
 
     \b
     Client configuration:
@@ -395,8 +437,18 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
     """
     import uvicorn
 
-    from arest.transports.web import Access, Web, mount, security_for, web_app
+    from arest.transports.web import Access, UnusableKey, Web, mount, security_for, web_app
 
+    granted = (None if api_key_permissions is None
+               else _permissions(api_key_permissions, "--api-key-permissions"))
+    try:
+        access = (Access.of(api_keys, admin_key) if granted is None
+                  else Access.of(api_keys, admin_key, granted))
+    except UnusableKey as error:
+        _fail(str(error), 2)
+    if not access.keys and not _loopback(host):
+        _fail(f"--host {host} is not a loopback address: serving it needs --api-key or"
+              " --admin-key (without a key, only 127.0.0.1, ::1 or localhost is served)", 2)
     try:
         transports = web_transports()
     except TransportUnavailable as error:
@@ -404,8 +456,7 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
     database = db or str(default_database(readings))
     listening = _listen(host, port)
     with _stopped_by_signals("serve"), _open(readings, database, max_snapshots) as tenant:
-        web = Web(tenant, Access(api_key or None, admin_key or None),
-                  security_for(host, port, allowed_hosts))
+        web = Web(tenant, access, security_for(host, port, allowed_hosts))
         try:
             mounted = mount(web, transports)
         except TransportUnavailable as error:
@@ -414,10 +465,35 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
                            for name, routes in mounted.items())
         click.echo(f"arest serve: http://{host}:{port} ({routed}), readings"
                    f" {', '.join(readings) or '(metamodel only)'}, database {database}"
-                   f"{', API key required' if api_key else ''}", err=True)
+                   f", {_keys(access)}", err=True)
         config = uvicorn.Config(web_app(web, list(mounted.values())), host=host, port=port,
                                 log_level="warning")
         uvicorn.Server(config).run(sockets=[listening])
+
+
+def _loopback(host: str) -> bool:
+    """Whether a host names this machine only: localhost, or a loopback address.
+
+    >>> [_loopback(h) for h in ("127.0.0.1", "127.1.2.3", "::1", "localhost", "0.0.0.0", "::")]
+    [True, True, True, True, False, False]
+    """
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _keys(access: Any) -> str:
+    """The banner's account of the keys: names and what each may do, never the secrets."""
+    if not access.keys:
+        return "no key: every request an Agent with read,write"
+    return "keys required: " + "; ".join(
+        f"{key.name} ({key.principal.source}, {_listed(key.principal.permissions)})"
+        for key in access.keys)
 
 
 def _listen(host: str, port: int) -> Any:
@@ -461,7 +537,8 @@ def _open(readings: tuple[str, ...], database: str, max_snapshots: int = MAX_SNA
 
 def client_configuration(mode: str, url: str | None, readings: tuple[str, ...],
                          db: str | None, tags: str | None, include_tools: str | None,
-                         exclude_tools: str | None) -> dict[str, Any]:
+                         exclude_tools: str | None, permissions: str | None = None
+                         ) -> dict[str, Any]:
     """The ``mcpServers`` entry that starts ``arest mcp`` with these options from any
     directory: the installed ``arest`` by its absolute path, readings and database
     absolute."""
@@ -475,7 +552,7 @@ def client_configuration(mode: str, url: str | None, readings: tuple[str, ...],
     if db:
         args += ["--db", db if db == ":memory:" else str(Path(db).resolve())]
     for option, value in (("--tags", tags), ("--include-tools", include_tools),
-                          ("--exclude-tools", exclude_tools)):
+                          ("--exclude-tools", exclude_tools), ("--permissions", permissions)):
         if value:
             args += [option, value]
     return {"mcpServers": {"arest": {"command": command, "args": args}}}

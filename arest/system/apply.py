@@ -12,17 +12,26 @@ from __future__ import annotations
 from typing import Any
 
 from arest.algebra import State
-from arest.system.commands import VERBS, Command, Output, parse_key
+from arest.system import evolution
+from arest.system.commands import VERBS, Command, Effect, Output, parse_key
 from arest.system.context import Context, read_context
 from arest.system.errors import Refusal
 
 
 def run(state: State, command: Command, context: Context) -> tuple[Output, State]:
-    """One command, already parsed: its output and the next state."""
+    """One command, already parsed: its output and the next state; refused, D′ = D, when
+    its change of cells breaks the rules of Domain Changes (:func:`evolution.governed`; a
+    command that replaces the whole D checks its own: compile its readings, rollback and
+    snapshot restore or keep a D that was)."""
     try:
-        return VERBS[command.verb].handler(state, command, context)
+        out, after = VERBS[command.verb].handler(state, command, context)
     except Refusal as refusal:
         return refusal.envelope, state
+    if after is not state and VERBS[command.verb].effect is not Effect.WHOLE:
+        broken = evolution.governed(state, after, command, context)
+        if broken is not None:
+            return broken.envelope, state
+    return out, after
 
 
 def apply(

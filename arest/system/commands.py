@@ -276,6 +276,12 @@ def _actions(state: State, command: Command, context: Context) -> tuple[Output, 
 
 
 def _compile(state: State, command: Command, context: Context) -> tuple[Output, State]:
+    """Readings about a protected domain are compiled only by a Human (DESIGN §12)."""
+    text = command.input.get("readings") if isinstance(command.input, dict) else None
+    violation = evolution.protected_violation(state, text, context)
+    if violation is not None:
+        return {"rejected": True, "violations": [violation], "derived": [], "effects": [],
+                "next_actions": []}, state
     return compile_readings(state, command.input)
 
 

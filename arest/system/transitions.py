@@ -91,7 +91,7 @@ def _fire(state: State, noun: str, entity: str, event: str, context: Context = N
     governed = evolution.applying(change, noun, entity, event, context)
     out, after = command_result(state, change, (noun, entity), fired=[(noun, entity, fired)])
     if governed:
-        return evolution.applied(state, out, after, entity)
+        return evolution.applied(state, out, after, entity, context)
     return out, after
 
 

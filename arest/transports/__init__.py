@@ -1,8 +1,10 @@
 """Transports: thin plugins that carry MCP to one tenant, found by entry-point group, one
 group per shape:
 
-    arest.transports.process   serve(tenant, surface): answers on this process's stdin and
-                               stdout until the client closes them; ``arest mcp --mode
+    arest.transports.process   serve(tenant, surface, principal): answers on this
+                               process's stdin and stdout, every call from principal
+                               (Signal Source and permissions), until the client closes
+                               them; ``arest mcp --mode
                                local`` runs the one named ``stdio``
     arest.transports.web       routes(web) -> WebRoutes: routes mounted into the one
                                Starlette app of ``arest serve``, which mounts every one
@@ -22,6 +24,7 @@ from arest.errors import ArestError
 
 if TYPE_CHECKING:
     from arest.runtime import Tenant
+    from arest.system.permissions import Principal
     from arest.transports.web import Web, WebRoutes
     from arest.verbs import Surface
 
@@ -30,10 +33,10 @@ WEB: Final = "arest.transports.web"
 
 
 class ProcessTransport(Protocol):
-    """A process transport plugin: serves one tenant's surface on stdin/stdout until the
-    client closes them."""
+    """A process transport plugin: serves one tenant's surface on stdin/stdout, every call
+    from the principal, until the client closes them."""
 
-    def __call__(self, tenant: Tenant, surface: Surface) -> None: ...
+    def __call__(self, tenant: Tenant, surface: Surface, principal: Principal) -> None: ...
 
 
 class WebTransport(Protocol):

@@ -1,12 +1,15 @@
 """One MCP server over one tenant, built from the verb catalogue.
 
 ``mcp_server(tenant, caller_of)`` is the SDK's low-level ``Server`` with four handlers and
-nothing else to know: each request's caller (:class:`Caller`: its surface and Signal Source,
+nothing else to know: each request's caller (:class:`Caller`: its surface, and the
+:class:`~arest.system.permissions.Principal` of its key — Signal Source and permissions —
 read from the transport's request, or fixed for stdio) decides the tools listed; a call is
-``tenant.run(command_for(tool, arguments))``; resources are :mod:`arest.resources`.  Every
-transport runs this server; it serves both protocol eras (the client's first message
-decides), and advertises the caller's surface under ``capabilities.experimental.arest`` in
-either era's handshake.
+``tenant.run(command_for(tool, arguments), source)`` once the principal holds the permission
+the command needs (else the SYSTEM error ``forbidden``, a result with ``isError``, whatever
+the tools listed: tags choose what a client sees, permissions what it may do); resources
+are :mod:`arest.resources`.  Every transport runs this server; it serves both protocol eras
+(the client's first message decides), and advertises the caller's surface under
+``capabilities.experimental.arest`` in either era's handshake.
 
 Errors, as DESIGN §6 fixes them: a tool outside the surface is JSON-RPC -32601, a tool that
 does not exist -32602 (so is a bad tag or tool name in the caller's URL); bad arguments and
@@ -32,7 +35,7 @@ from pydantic import ValidationError
 from arest.resources import RESOURCES
 from arest.runtime import Tenant
 from arest.runtime.tenant import utc_now
-from arest.system.context import AGENT
+from arest.system.permissions import AGENT_PRINCIPAL, Principal, forbidden
 from arest.transports.sampling import REQUEST, sample
 from arest.verbs import CATALOGUE, Surface, SurfaceError, VerbError, command_for
 from arest.version import __version__
@@ -49,10 +52,16 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Caller:
-    """Who is calling: the tools they see and the Signal Source of their commands."""
+    """Who is calling: the tools they see (from the URL or the options) and who they are
+    (from the key of the request: Signal Source and permissions)."""
 
     surface: Surface
-    source: str = AGENT
+    principal: Principal = AGENT_PRINCIPAL
+
+    @property
+    def source(self) -> str:
+        """The Signal Source of the caller's commands."""
+        return self.principal.source
 
 
 CallerOf = Callable[[Any], Caller]
@@ -76,11 +85,15 @@ def _result(out: dict[str, Any]) -> types.CallToolResult:
 
 async def _run(tenant: Tenant, verb: str, arguments: dict[str, Any], caller: Caller
                ) -> dict[str, Any]:
-    """The verb's SYSTEM output: the tenant's answer to its command, or the argument error."""
+    """The verb's SYSTEM output: the tenant's answer to its command, or the argument error,
+    or ``forbidden`` when the caller lacks the command's permission."""
     try:
         command = command_for(verb, arguments, caller.surface)
     except VerbError as error:
         return error.envelope
+    refused = forbidden(caller.principal, command)
+    if refused is not None:
+        return refused
     out: dict[str, Any] = await anyio.to_thread.run_sync(tenant.run, command, caller.source)
     return out
 
@@ -117,12 +130,14 @@ def _middleware(caller_of: CallerOf) -> Any:
     return middleware
 
 
-def mcp_server(tenant: Tenant, caller_of: CallerOf | Surface, name: str = "arest"
+def mcp_server(tenant: Tenant, caller_of: CallerOf | Caller | Surface, name: str = "arest"
                ) -> Server[Any]:
-    """The MCP server over a tenant; each request's tools and Signal Source come from
-    ``caller_of`` (a fixed surface: every call from an Agent)."""
+    """The MCP server over a tenant; each request's tools, Signal Source and permissions
+    come from ``caller_of`` (a fixed caller; a fixed surface: an Agent with read,write)."""
     if isinstance(caller_of, Surface):
-        fixed = Caller(caller_of)
+        caller_of = Caller(caller_of)
+    if isinstance(caller_of, Caller):
+        fixed = caller_of
         caller_of = lambda request: fixed  # noqa: E731 - a constant caller
     callers: CallerOf = caller_of
 

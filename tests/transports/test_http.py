@@ -113,7 +113,7 @@ async def test_an_unknown_name_in_the_url_is_invalid_params(server: str, era: st
 @pytest.mark.parametrize("era", ["auto", "legacy"])
 async def test_sse_reads_the_tools_from_its_get(server: str, era: str) -> None:
     url = f"{server}/sse?tags=persistence&include_tools=read"
-    async with Client(sse_client(url, headers=bearer(API_KEY)), mode=era) as client:
+    async with Client(sse_client(url, headers=bearer(ADMIN_KEY)), mode=era) as client:
         shown = client.server_capabilities.experimental["arest"]  # type: ignore[index]
         listed = [tool.name for tool in (await client.list_tools()).tools]
         taken = await client.call_tool("snapshot", {"label": f"over-sse-{era}"})

@@ -154,7 +154,8 @@ SCRIPT: list[tuple[str, dict[str, Any], Any, dict[str, Any], str]] = [
 @pytest.mark.parametrize("era", ERAS)
 async def test_every_verb_with_a_good_and_a_bad_input(era: str) -> None:
     called = set()
-    async with arest_mcp(era, ":memory:", "--tags", ",".join(TAGS)) as client:
+    async with arest_mcp(era, ":memory:", "--tags", ",".join(TAGS), "--permissions",
+                         "read,write,schema,history") as client:
         for verb, good, holds, bad, code in SCRIPT:
             out = await call(client, verb, good)
             assert "error" not in out and holds(out), (verb, out)
@@ -162,6 +163,34 @@ async def test_every_verb_with_a_good_and_a_bad_input(era: str) -> None:
             assert refused["error"]["code"] == code, (verb, refused)
             called.add(verb)
     assert called == set(CATALOGUE)
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_the_tags_show_tools_the_permissions_forbid(era: str) -> None:
+    """Every tag asked for, by default an Agent with read,write: compile, snapshot and
+    rollback are listed, and forbidden; with --permissions read, so are the writes."""
+    everything = ("--tags", ",".join(TAGS))
+    async with arest_mcp(era, ":memory:", *everything) as client:
+        listed = {tool.name for tool in (await client.list_tools()).tools}
+        made = await call(client, "create", {**TASK, "fields": {"Title": "Write"}})
+        refused = {verb: await call(client, verb, args) for verb, args in (
+            ("compile", {"readings": "Widget(.id) is an entity type."}),
+            ("snapshot", {"label": "s"}), ("rollback", {"id": "s"}),
+            ("apply", {"key": "compile", "input": {"readings": "W(.id) is an entity type."}}))}
+    assert {"compile", "snapshot", "rollback"} <= listed and "error" not in made
+    assert {verb: (out["error"]["code"], out["error"]["permission"])
+            for verb, out in refused.items()} == {
+        "compile": ("forbidden", "schema"), "snapshot": ("forbidden", "history"),
+        "rollback": ("forbidden", "history"), "apply": ("forbidden", "schema")}
+    assert refused["compile"]["error"]["command"] == "compile"
+    async with arest_mcp(era, ":memory:", *everything, "--permissions", "read") as client:
+        read = await call(client, "get", {"noun": "Task"})
+        writes = [await call(client, verb, args) for verb, args in (
+            ("create", {**TASK, "fields": {"Title": "Write"}}), ("delete", TASK),
+            ("retract", {"fact_type": "Task_has_Title", "bindings": ["t-1", "Write"]}))]
+    assert "error" not in read
+    assert [(out["error"]["code"], out["error"]["permission"]) for out in writes] == [
+        ("forbidden", "write")] * 3
 
 
 @pytest.mark.parametrize("era", ERAS)
@@ -213,7 +242,9 @@ def test_the_start_is_announced_on_stderr_and_bad_options_are_usage_errors(
     for option, value, valid in (("--tags", "entity,everything", tags),
                                  ("--include-tools", "forget", tools),
                                  ("--exclude-tools", "Read", tools),
-                                 ("--mode", "nowhere", "'local', 'remote'")):
+                                 ("--mode", "nowhere", "'local', 'remote'"),
+                                 ("--permissions", "read,admin",
+                                  "read, write, schema, history")):
         bad = subprocess.run([sys.executable, *arguments(":memory:", option, value)],
                              input="", capture_output=True, text=True, timeout=60)
         assert bad.returncode == 2, (option, bad.stderr)
