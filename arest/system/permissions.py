@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from arest.errors import ArestError
 from arest.system import evolution
 from arest.system.commands import VERBS, Command, Permission
 from arest.system.context import AGENT, HUMAN
@@ -52,7 +53,7 @@ ADMIN: Final = Principal(HUMAN, frozenset(PERMISSIONS))
 """The holder of the admin key, or a person at the terminal: every permission."""
 
 
-class PermissionsError(ValueError):
+class PermissionsError(ArestError, ValueError):
     """Raised by :func:`permissions` for a name that is not a permission."""
 
 

@@ -27,7 +27,7 @@ from starlette.datastructures import Headers, QueryParams
 from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from arest.errors import envelope
+from arest.errors import ArestError, envelope
 from arest.runtime import Tenant
 from arest.system.context import AGENT
 from arest.system.permissions import ADMIN, AGENT_PRINCIPAL, Principal
@@ -39,7 +39,7 @@ NO_PERMISSIONS: Final = Principal(AGENT, frozenset())
 """Who a request is when its key cannot be told (never past the key check): allowed nothing."""
 
 
-class UnusableKey(ValueError):
+class UnusableKey(ArestError, ValueError):
     """Raised for a key the server cannot use; the message says why and what would do."""
 
 
