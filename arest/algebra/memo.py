@@ -49,8 +49,10 @@ class IdentityMemo(Generic[T]):
                 a is b for a, b in zip(entry[0], objs, strict=True))):
             return entry[1]
         value = self._decode(*objs)
-        if len(self._entries) >= self._limit:
-            with suppress(StopIteration, RuntimeError):  # another thread evicted meanwhile
+        # Evict until there is room: a pass that meets another thread's change to the dict
+        # (RuntimeError, StopIteration) tries again, so the memo never drifts past its limit.
+        while len(self._entries) >= self._limit:
+            with suppress(StopIteration, RuntimeError):
                 self._entries.pop(next(iter(self._entries)), None)
         self._entries[key] = (objs, value)
         return value
