@@ -54,7 +54,7 @@ def _environment(home: Path) -> dict[str, str]:
 
 
 def _serving_port(block: str) -> int | None:
-    lines = [line.split("#")[0].strip() for line in block.splitlines()]
+    lines = [line.split("#")[0].strip() for line in block.replace("\\\n", " ").splitlines()]
     commands = [line for line in lines if line]
     if len(commands) == 1 and re.match(r"^(\w+=\S+ )*arest serve\b", commands[0]):
         port = re.search(r"--port (\d+)", commands[0])
