@@ -318,8 +318,10 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 """The signals that stop a server: its tenant is closed before the process ends."""
 
 
-class _Stopped(Exception):
-    """A stop signal arrived; its name is the message."""
+class _Stopped(KeyboardInterrupt):
+    """A stop signal arrived; its name is the message.  A KeyboardInterrupt, since that is
+    what an event loop lets through when a signal lands in one of its callbacks (another
+    exception would be logged there and lost, leaving the signals ignored)."""
 
 
 @contextlib.contextmanager
