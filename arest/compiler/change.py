@@ -32,14 +32,10 @@ from arest.compiler.cells import (
 from arest.compiler.population import (
     membership_fact_type,
     noun_kind,
+    relation_in,
     role_nouns,
     supertypes,
 )
-
-
-def _relation(state: State, name: str) -> Relation | None:
-    contents = state.get(name)
-    return contents if isinstance(contents, Relation) else None
 
 
 @dataclass
@@ -118,7 +114,7 @@ class Change:
     def reference(self, noun: str) -> tuple[str, ...]:
         """The noun's reference scheme: its components (``("id",)`` by default)."""
         if noun not in self._reference:
-            relation = _relation(self.state, NOUN_REFERENCE_SCHEMES)
+            relation = relation_in(self.state, NOUN_REFERENCE_SCHEMES)
             schemes = [s for _, s in relation.matching(0, noun)] if relation is not None else []
             parts = schemes[0].split(",") if schemes else ["id"]
             own = tuple(p.strip() for p in parts if p.strip()) or ("id",)
@@ -129,13 +125,13 @@ class Change:
         return self._reference[noun]
 
     def _relation(self, name: str, arity: int) -> Relation:
-        found = _relation(self.state, name)
+        found = relation_in(self.state, name)
         return Relation(arity) if found is None else found
 
     def parents(self, noun: str) -> tuple[str, ...]:
         """The noun's direct supertypes."""
         if noun not in self._parents:
-            relation = _relation(self.state, NOUN_SUPERTYPES)
+            relation = relation_in(self.state, NOUN_SUPERTYPES)
             self._parents[noun] = tuple(
                 sorted(sup for _, sup in relation.matching(0, noun)) if relation is not None
                 else ()
@@ -211,7 +207,7 @@ class Change:
         """Retract one fact; True when it was there."""
         if fact_type in _SCHEMA_CELLS:
             self._use(_Lookups())
-        relation = _relation(self.state, fact_type)
+        relation = relation_in(self.state, fact_type)
         if relation is None or fact not in relation:
             return False
         self.state = self.state.set(fact_type, relation.remove(fact))
@@ -225,7 +221,7 @@ class Change:
     def forget(self, noun: str, entity: str) -> None:
         """The entity leaves its noun's population and its supertypes'."""
         for member_of in (noun, *supertypes(self.state, noun)):
-            population = _relation(self.state, population_cell(member_of))
+            population = relation_in(self.state, population_cell(member_of))
             if population is not None and (entity,) in population:
                 shrunk = population.remove((entity,))
                 self.state = self.state.set(population_cell(member_of), shrunk)
@@ -236,16 +232,16 @@ class Change:
 def with_populations(state: State) -> State:
     """D with every entity-typed value of every fact in its nouns' populations."""
     change = Change(state)
-    fact_types = _relation(state, FACT_TYPE_ROLES)
+    fact_types = relation_in(state, FACT_TYPE_ROLES)
     for fact_type in sorted({fact[0] for fact in fact_types or ()}):
-        relation = _relation(state, fact_type)
+        relation = relation_in(state, fact_type)
         roles = change.roles(fact_type)
         for position, noun in enumerate(roles):
             if relation is not None and change.is_entity_type(noun):
                 for value in sorted(relation.values(position)):
                     change.touch(noun, value)
-    for sub, sup in sorted(_relation(state, NOUN_SUPERTYPES) or ()):
-        members = _relation(state, membership_fact_type(sub, sup))
+    for sub, sup in sorted(relation_in(state, NOUN_SUPERTYPES) or ()):
+        members = relation_in(state, membership_fact_type(sub, sup))
         for (entity,) in sorted(members or ()):
             change.touch(sub, entity)  # ``Clinician 'x' is a Nurse.``: x is a Nurse
     return change.state

@@ -29,14 +29,20 @@ from arest.compiler.cells import (
 )
 
 
-def _relation(state: State, name: str) -> Relation | None:
+def relation_in(state: State, name: str) -> Relation | None:
+    """The relation in a cell of D; None when the cell holds none (absent, or another kind).
+
+    >>> from arest.algebra import EMPTY_STATE
+    >>> relation_in(EMPTY_STATE.set("R", Relation(2)), "R").arity, relation_in(EMPTY_STATE, "R")
+    (2, None)
+    """
     contents = state.get(name)
     return contents if isinstance(contents, Relation) else None
 
 
 def role_nouns(state: State, fact_type: str) -> tuple[str, ...]:
     """The fact type's role nouns in role order, from the metamodel's relation."""
-    relation = _relation(state, FACT_TYPE_ROLES)
+    relation = relation_in(state, FACT_TYPE_ROLES)
     if relation is None:
         return ()
     roles = sorted((int(position), noun) for _, noun, position in relation.matching(0, fact_type))
@@ -45,14 +51,14 @@ def role_nouns(state: State, fact_type: str) -> tuple[str, ...]:
 
 def noun_kind(state: State, noun: str) -> str:
     """``entity``, ``value`` or ``abstract``; empty for a noun D does not know."""
-    relation = _relation(state, NOUN_OBJECT_TYPES)
+    relation = relation_in(state, NOUN_OBJECT_TYPES)
     kinds = [kind for _, kind in relation.matching(0, noun)] if relation is not None else []
     return kinds[0] if kinds else ""
 
 
 def supertypes(state: State, noun: str) -> list[str]:
     """The noun's supertypes, transitively, nearest first."""
-    relation = _relation(state, NOUN_SUPERTYPES)
+    relation = relation_in(state, NOUN_SUPERTYPES)
     found: list[str] = []
     pending = [noun]
     while pending and relation is not None:
@@ -75,7 +81,7 @@ def membership_fact_type(sub: str, sup: str) -> str:
 
 def membership_facts(state: State) -> list[tuple[str, Fact]]:
     """The metamodel facts declaring each subtype's membership fact type."""
-    relation = _relation(state, NOUN_SUPERTYPES)
+    relation = relation_in(state, NOUN_SUPERTYPES)
     facts: list[tuple[str, Fact]] = []
     for sub, sup in sorted(relation) if relation is not None else ():
         fact_type = membership_fact_type(sub, sup)
@@ -86,13 +92,13 @@ def membership_facts(state: State) -> list[tuple[str, Fact]]:
 
 def entity_ids(state: State, noun: str) -> list[str]:
     """The noun's population, sorted."""
-    relation = _relation(state, population_cell(noun))
+    relation = relation_in(state, population_cell(noun))
     return sorted(fact[0] for fact in relation) if relation is not None else []
 
 
 def exists(state: State, noun: str, entity: str) -> bool:
     """Whether the entity is in the noun's population."""
-    relation = _relation(state, population_cell(noun))
+    relation = relation_in(state, population_cell(noun))
     return relation is not None and (entity,) in relation
 
 
@@ -102,7 +108,7 @@ def with_facts(state: State, facts: Iterable[tuple[str, Fact]]) -> State:
     changed: dict[str, Relation] = {}
     for fact_type, fact in facts:
         current = changed[fact_type] if fact_type in changed else (
-            _relation(state, fact_type) or Relation(len(fact))
+            relation_in(state, fact_type) or Relation(len(fact))
         )
         changed[fact_type] = current.add(fact)
     return store_all(state, changed.items())

@@ -85,9 +85,7 @@ def describe(state: State, request: Any) -> dict[str, Any]:
     ``{"noun"}`` or ``{"fact_type"}``.
 
     >>> import arest
-    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
-    ...                   "Order was placed by Customer.\\n"
-    ...                   "Each Order was placed by at most one Customer.")
+    >>> D = arest.compile(ORDERS)  # Order was placed by at most one Customer (conftest.py)
     >>> [n["name"] for n in describe(D, {})["nouns"]]
     ['Customer', 'Order']
     >>> describe(D, {"noun": "Order"})["constraints"][0]["reading"]

@@ -11,11 +11,10 @@ from typing import Any
 
 from arest.algebra import Object, State
 from arest.algebra.memo import IdentityMemo
-from arest.algebra.relations import Relation
 from arest.compiler.cells import resolve_cell, resolved_nouns
 from arest.compiler.fields import Field
 from arest.compiler.links import slug as slug
-from arest.compiler.population import entity_ids
+from arest.compiler.population import entity_ids, relation_in
 from arest.system.errors import Refusal, closest, invalid_input
 from arest.system.links import href as href
 from arest.system.links import links
@@ -49,9 +48,7 @@ def fields(state: State, noun: str) -> tuple[Field, ...]:
     """The noun's fields; ``unknown_noun`` naming the closest nouns when D has no such noun.
 
     >>> import arest
-    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
-    ...                   "Order was placed by Customer.\\n"
-    ...                   "Each Order was placed by at most one Customer.")
+    >>> D = arest.compile(ORDERS)  # Order was placed by at most one Customer (conftest.py)
     >>> [(f.name, f.fact_type, f.shape) for f in fields(D, "Order")]
     [('Customer', 'Order_was_placed_by_Customer', 'one')]
     """
@@ -70,17 +67,12 @@ def field_named(state: State, noun: str, name: str) -> Field | None:
     return _fields_by_name(contents).get(name) if type(contents) is tuple else None
 
 
-def _relation(state: State, fact_type: str) -> Relation | None:
-    contents = state.get(fact_type)
-    return contents if isinstance(contents, Relation) else None
-
-
 def represent(state: State, noun: str, entity: str) -> dict[str, Any]:
     """The entity representation of DESIGN §5 (``_links``: :mod:`arest.system.links`)."""
     out: dict[str, Any] = {"id": entity, "noun": noun}
     values: dict[str, Any] = {}
     for field in fields(state, noun):
-        relation = _relation(state, field.fact_type)
+        relation = relation_in(state, field.fact_type)
         facts = sorted(relation.matching(field.role, entity)) if relation is not None else []
         if not facts:
             continue
@@ -142,9 +134,7 @@ def list_entities(state: State, noun: str, request: Any) -> dict[str, Any]:
     """``list:<Noun>``: ``{"items", "total"}``, filtered, ordered by id, then offset and limit.
 
     >>> import arest
-    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
-    ...                   "Order was placed by Customer.\\n"
-    ...                   "Each Order was placed by at most one Customer.")
+    >>> D = arest.compile(ORDERS)  # Order was placed by at most one Customer (conftest.py)
     >>> _, D = arest.apply(D, "create:Order", {"id": "o1", "Customer": "acme"})
     >>> _, D = arest.apply(D, "create:Order", {"id": "o2"})
     >>> listed = list_entities(D, "Order", {"filter": {"Customer": "acme"}})

@@ -293,9 +293,7 @@ def create(state: State, noun: str, request: Any) -> tuple[Output, State]:
     (D itself when an alethic violation rejects it).
 
     >>> import arest
-    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
-    ...                   "Order was placed by Customer.\\n"
-    ...                   "Each Order was placed by at most one Customer.")
+    >>> D = arest.compile(ORDERS)  # Order was placed by at most one Customer (conftest.py)
     >>> out, D2 = create(D, "Order", {"id": "o1", "Customer": "acme"})
     >>> out["rejected"], out["entity"]["Customer"], D2 is D
     (False, 'acme', False)
@@ -310,9 +308,7 @@ def update(state: State, noun: str, request: Any) -> tuple[Output, State]:
     and D′.
 
     >>> import arest
-    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
-    ...                   "Order was placed by Customer.\\n"
-    ...                   "Each Order was placed by at most one Customer.")
+    >>> D = arest.compile(ORDERS)  # Order was placed by at most one Customer (conftest.py)
     >>> _, D = create(D, "Order", {"id": "o1", "Customer": "acme"})
     >>> out, D = update(D, "Order", {"id": "o1", "Customer": "bolt"})
     >>> out["entity"]["Customer"]
@@ -336,9 +332,7 @@ def read(state: State, noun: str, request: Any) -> Output:
     ``unknown_entity`` when N has no such entity.
 
     >>> import arest
-    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
-    ...                   "Order was placed by Customer.\\n"
-    ...                   "Each Order was placed by at most one Customer.")
+    >>> D = arest.compile(ORDERS)  # Order was placed by at most one Customer (conftest.py)
     >>> _, D = create(D, "Order", {"id": "o1", "Customer": "acme"})
     >>> from arest.system.entity_verbs import read as read_entity  # the doctests' read parses
     >>> sorted(read_entity(D, "Order", "o1"))

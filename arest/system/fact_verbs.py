@@ -81,9 +81,7 @@ def assert_fact(state: State, request: Any) -> tuple[Output, State]:
     the command result of asserting the facts, and D′.
 
     >>> import arest
-    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
-    ...                   "Order was placed by Customer.\\n"
-    ...                   "Each Order was placed by at most one Customer.")
+    >>> D = arest.compile(ORDERS)  # Order was placed by at most one Customer (conftest.py)
     >>> placed = {"fact_type": "Order_was_placed_by_Customer", "bindings": ["o1", "acme"]}
     >>> out, D = assert_fact(D, placed)
     >>> out["rejected"], out["fact"]["bindings"]
@@ -101,9 +99,7 @@ def verify(state: State, request: Any) -> Output:
     """What asserting the fact would report, without asserting it.
 
     >>> import arest
-    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
-    ...                   "Order was placed by Customer.\\n"
-    ...                   "Each Order was placed by at most one Customer.")
+    >>> D = arest.compile(ORDERS)  # Order was placed by at most one Customer (conftest.py)
     >>> placed = {"fact_type": "Order_was_placed_by_Customer", "bindings": ["o1", "acme"]}
     >>> _, D = assert_fact(D, placed)
     >>> verify(D, {**placed, "bindings": ["o1", "bolt"]})["would_reject"]
@@ -143,9 +139,7 @@ def query(state: State, fact_type: str, request: Any) -> Output:
     """``query:<fact type>``: its facts as rows keyed by role name, filtered.
 
     >>> import arest
-    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
-    ...                   "Order was placed by Customer.\\n"
-    ...                   "Each Order was placed by at most one Customer.")
+    >>> D = arest.compile(ORDERS)  # Order was placed by at most one Customer (conftest.py)
     >>> placed = {"fact_type": "Order_was_placed_by_Customer", "bindings": ["o1", "acme"]}
     >>> _, D = assert_fact(D, placed)
     >>> query(D, "Order_was_placed_by_Customer", None)

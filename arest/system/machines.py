@@ -26,13 +26,7 @@ def machine_of(state: State, noun: str) -> Machine | None:
     """The noun's compiled state machine; None when the noun has none.
 
     >>> import arest
-    >>> D = arest.compile("Task(.id) is an entity type.\\n"
-    ...     "State Machine Definition 'Task' is for Noun 'Task'.\\n"
-    ...     "Status 'Open' is initial in State Machine Definition 'Task'.\\n"
-    ...     "Status 'Done' is defined in State Machine Definition 'Task'.\\n"
-    ...     "Transition 'finish' is defined in State Machine Definition 'Task'.\\n"
-    ...     "Transition 'finish' is from Status 'Open'.\\n"
-    ...     "Transition 'finish' is to Status 'Done'.")
+    >>> D = arest.compile(TASKS)  # a Task machine, Open --finish--> Done (conftest.py)
     >>> _, D = arest.apply(D, "create:Task", {"id": "t1"})
     >>> machine_of(D, "Task").initial, machine_of(D, "Status")
     ('Open', None)
@@ -45,13 +39,7 @@ def status_of(state: State, noun: str, entity: str) -> str | None:
     """The entity's status in its noun's machine; None when it has none.
 
     >>> import arest
-    >>> D = arest.compile("Task(.id) is an entity type.\\n"
-    ...     "State Machine Definition 'Task' is for Noun 'Task'.\\n"
-    ...     "Status 'Open' is initial in State Machine Definition 'Task'.\\n"
-    ...     "Status 'Done' is defined in State Machine Definition 'Task'.\\n"
-    ...     "Transition 'finish' is defined in State Machine Definition 'Task'.\\n"
-    ...     "Transition 'finish' is from Status 'Open'.\\n"
-    ...     "Transition 'finish' is to Status 'Done'.")
+    >>> D = arest.compile(TASKS)  # a Task machine, Open --finish--> Done (conftest.py)
     >>> _, D = arest.apply(D, "create:Task", {"id": "t1"})
     >>> status_of(D, "Task", "t1"), status_of(D, "Task", "t2")
     ('Open', None)

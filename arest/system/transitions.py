@@ -49,13 +49,7 @@ def transition(state: State, noun: str, request: Any, context: Context = NO_CONT
     the event is not legal from the entity's status).
 
     >>> import arest
-    >>> D = arest.compile("Task(.id) is an entity type.\\n"
-    ...     "State Machine Definition 'Task' is for Noun 'Task'.\\n"
-    ...     "Status 'Open' is initial in State Machine Definition 'Task'.\\n"
-    ...     "Status 'Done' is defined in State Machine Definition 'Task'.\\n"
-    ...     "Transition 'finish' is defined in State Machine Definition 'Task'.\\n"
-    ...     "Transition 'finish' is from Status 'Open'.\\n"
-    ...     "Transition 'finish' is to Status 'Done'.")
+    >>> D = arest.compile(TASKS)  # a Task machine, Open --finish--> Done (conftest.py)
     >>> _, D = arest.apply(D, "create:Task", {"id": "t1"})
     >>> out, D = transition(D, "Task", {"id": "t1", "event": "finish"})
     >>> out["entity"]["status"], transition(D, "Task", {"id": "t1", "event": "finish"})[0][
@@ -99,13 +93,7 @@ def actions(state: State, request: Any) -> Output:
     """``actions {noun, id}``: the events legal from the entity's status, with targets.
 
     >>> import arest
-    >>> D = arest.compile("Task(.id) is an entity type.\\n"
-    ...     "State Machine Definition 'Task' is for Noun 'Task'.\\n"
-    ...     "Status 'Open' is initial in State Machine Definition 'Task'.\\n"
-    ...     "Status 'Done' is defined in State Machine Definition 'Task'.\\n"
-    ...     "Transition 'finish' is defined in State Machine Definition 'Task'.\\n"
-    ...     "Transition 'finish' is from Status 'Open'.\\n"
-    ...     "Transition 'finish' is to Status 'Done'.")
+    >>> D = arest.compile(TASKS)  # a Task machine, Open --finish--> Done (conftest.py)
     >>> _, D = arest.apply(D, "create:Task", {"id": "t1"})
     >>> [a["event"] for a in actions(D, {"noun": "Task", "id": "t1"})["actions"]]
     ['finish']

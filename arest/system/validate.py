@@ -103,9 +103,7 @@ def violations(state: State, delta: Delta) -> list[dict[str, Any]]:
     """The violations among the keys the delta touched, constraint by constraint.
 
     >>> import arest
-    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
-    ...                   "Order was placed by Customer.\\n"
-    ...                   "Each Order was placed by at most one Customer.")
+    >>> D = arest.compile(ORDERS)  # Order was placed by at most one Customer (conftest.py)
     >>> from arest.compiler.change import Change
     >>> change = Change(D)
     >>> change.add("Order_was_placed_by_Customer", ("o1", "acme"))
@@ -149,9 +147,7 @@ def all_violations(state: State) -> list[dict[str, Any]]:
     """Every violation in the state: each constraint checked over every key.
 
     >>> import arest
-    >>> D = arest.compile("Order(.id) is an entity type.\\nCustomer(.id) is an entity type.\\n"
-    ...                   "Order was placed by Customer.\\n"
-    ...                   "Each Order was placed by at most one Customer.")
+    >>> D = arest.compile(ORDERS)  # Order was placed by at most one Customer (conftest.py)
     >>> D = arest.compile("Order 'o1' was placed by Customer 'acme'.", D)
     >>> all_violations(D)
     []
