@@ -39,6 +39,7 @@ from arest.system.entities import list_entities
 from arest.system.errors import Refusal, closest
 from arest.system.explain import explain
 from arest.system.inputs import checked_input, checked_text
+from arest.system.navigation import navigate
 from arest.system.search import fetch, search
 from arest.system.self_modification import compile_readings
 
@@ -78,10 +79,12 @@ class Effect(enum.Enum):
 
 @dataclass(frozen=True)
 class Route:
-    """A REST route of a command: the method and the path template."""
+    """A REST route of a command (DESIGN §9): the method, the path template and the status
+    of a success (201 where the command makes a resource)."""
 
     method: str
     path: str
+    success: int = 200
 
 
 @dataclass(frozen=True)
@@ -176,9 +179,12 @@ _PAGING: dict[str, Mapping[str, Any]] = {
     "filter": _FILTER,
     "limit": {"type": "integer", "minimum": 0},
     "offset": {"type": "integer", "minimum": 0},
+    "after": {"type": "string", "description": "Only the entities whose id sorts after this."},
     "include_terminal": {"type": "boolean",
                          "description": "List entities in a terminal status too."},
 }
+_LINK = _text("A link key of the entity's _links: a children or peers collection "
+              "('line-items') or a related fact type id.")
 _ENTITY = {"type": "object", "properties": {"id": _ID}, "additionalProperties": True,
            "description": "The entity's id and fields (field name → value)."}
 _BY_ID = {"anyOf": [_object(["id"], id=_ID), _ID]}
@@ -197,11 +203,16 @@ def _fields(arguments: Arguments) -> dict[str, Any]:
     return fields
 
 
-def _listing(arguments: Arguments) -> Any:
+def _getting(arguments: Arguments) -> Command:
+    """``get``: read with an id, navigate with an id and a link, list without an id."""
+    noun = arguments["noun"]
+    if "link" in arguments:
+        return Command("navigate", noun, {k: v for k, v in arguments.items()
+                                          if k in ("id", "link", "limit", "after")})
     if "id" in arguments:
-        return {"id": arguments["id"]}
+        return Command("get", noun, {"id": arguments["id"]})
     rest = {k: v for k, v in arguments.items() if k != "noun"}
-    return rest or None
+    return Command("get", noun, rest or None)
 
 
 def _of_noun(verb: str, *names: str) -> Callable[[Arguments], Command]:
@@ -245,6 +256,10 @@ def _transition(state: State, command: Command, context: Context) -> tuple[Outpu
 
 def _delete(state: State, command: Command, context: Context) -> tuple[Output, State]:
     return transitions.delete(state, command.target, command.input, context)
+
+
+def _navigate(state: State, command: Command, context: Context) -> tuple[Output, State]:
+    return navigate(state, command.target, command.input), state
 
 
 def _query(state: State, command: Command, context: Context) -> tuple[Output, State]:
@@ -334,7 +349,7 @@ TABLE: Final[tuple[Verb, ...]] = (
          "The command runs the whole pipeline: derivation, constraint validation, "
          "state-machine triggers, on all its facts together. An alethic violation rejects "
          "it and nothing changes.",
-         _WRITE, _assert, Offer("primitive"), (Route("POST", "/facts/{fact_type}"),)),
+         _WRITE, _assert, Offer("primitive"), (Route("POST", "/facts/{fact_type}", 201),)),
     Verb("retract", None, CELLS, "write",
          "Retract one fact, or several as one command ({facts: [...]}), from the population "
          "(fact-level removal; use delete to end an entity's life). Rejected, and nothing "
@@ -355,17 +370,25 @@ TABLE: Final[tuple[Verb, ...]] = (
          _object(["readings"], readings=_text("FORML 2 sentences, one per line.")),
          _compile, Offer("primitive", destructive=True), (Route("POST", "/readings"),)),
     Verb("get", NOUN, READS, "read",
-         "Get an entity by id, with its fields, status and HATEOAS links; with a noun and no "
-         "id, list the noun's entities (filter, limit, offset; terminal ones only when "
-         "include_terminal is set).",
+         "Get an entity by id, with its fields, status and HATEOAS links; with an id and a "
+         "link (a key of its _links: 'line-items', a fact type id), what that link names; "
+         "with a noun and no id, list the noun's entities (filter, limit, offset, after; "
+         "terminal ones only when include_terminal is set).",
          {"anyOf": [_object([], id=_ID, **_PAGING), _ID, {"type": "null"}]}, _get,
-         Offer("entity", _object(["noun"], noun=_NOUN, id=_ID, **_PAGING),
-               lambda a: Command("get", a["noun"], _listing(a)), also=("list",))),
+         Offer("entity", {**_object(["noun"], noun=_NOUN, id=_ID, link=_LINK, **_PAGING),
+                          "dependentRequired": {"link": ["id"]}},
+               _getting, also=("list", "navigate"))),
     Verb("list", NOUN, READS, "read",
          "List a noun's entities, ordered by id: filter, limit, offset; terminal ones only "
          "when include_terminal is set.",
          {"anyOf": [_object([], **_PAGING), {"type": "null"}]}, _list, None,
          (Route("GET", "/{plural}"),)),
+    Verb("navigate", NOUN, READS, "read",
+         "Follow a navigation link of an entity: its children or peers (a collection ordered "
+         "by id: limit, after), or the facts of a related link's fact type about it.",
+         _object(["id", "link"], id=_ID, link=_LINK,
+                 limit={"type": "integer", "minimum": 0}, after=_PAGING["after"]),
+         _navigate, None, (Route("GET", _ITEM + "/{link}"),)),
     Verb("query", FACT_TYPE, READS, "read",
          "Query the facts of one fact type, optionally filtered by role values; rows say "
          "whether each fact was derived.",
@@ -379,7 +402,7 @@ TABLE: Final[tuple[Verb, ...]] = (
          _ENTITY, _create,
          Offer("entity", _object(["noun"], noun=_NOUN, id=_ID, fields=_FIELDS),
                lambda a: Command("create", a["noun"], _fields(a))),
-         (Route("POST", "/{plural}"),)),
+         (Route("POST", "/{plural}", 201),)),
     Verb("read", NOUN, READS, "read",
          "Read one entity by id: every field, its status and HATEOAS links.",
          _BY_ID, _read,
@@ -434,7 +457,7 @@ TABLE: Final[tuple[Verb, ...]] = (
          "Capture the whole state under a label (reusing a label replaces it; none or \"\": "
          "snap-N, from snap-0).",
          _object([], label={"type": "string"}), _snapshot, Offer("persistence"),
-         (Route("POST", "/snapshots"),),
+         (Route("POST", "/snapshots", 201),),
          lambda state, request, limits: snapshots.beyond_limit(state, request,
                                                                limits.snapshots)),
     Verb("rollback", None, WHOLE, "history",
@@ -450,7 +473,7 @@ TABLE: Final[tuple[Verb, ...]] = (
                  rationale={"type": "string"}, target_domain=_text("The Domain it changes."),
                  readings=_TEXTS, constraints=_TEXTS, verbs=_TEXTS,
                  nouns={"type": "array", "items": {"type": "string"}}),
-         _propose, Offer("evolution"), (Route("POST", "/domain-changes"),)),
+         _propose, Offer("evolution"), (Route("POST", "/domain-changes", 201),)),
     Verb("ask", None, READS, "read",
          "Answer a question about the data: returns a prompt for an LLM that turns it into a "
          "projection; call again with llm_response to run it.",

@@ -7,6 +7,7 @@ field of ``resolve:<Noun>`` that has facts, and ``_links``.
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
 from arest.algebra import Object, State
@@ -16,6 +17,7 @@ from arest.compiler.fields import Field
 from arest.compiler.links import slug as slug
 from arest.compiler.population import entity_ids, relation_in
 from arest.system.errors import Refusal, closest, invalid_input
+from arest.system.inputs import atom
 from arest.system.links import href as href
 from arest.system.links import links
 from arest.system.links import plural as plural
@@ -130,8 +132,21 @@ def _count(raw: Any, path: str) -> int | None:
     return raw
 
 
+def page(ids: list[str], after: str | None, limit: int | None) -> tuple[list[str], int]:
+    """The ids after ``after`` (the sorted ids, those greater), at most ``limit`` of them, and
+    how many ids there are in all: a page of a collection ordered by id, which an insert
+    or delete elsewhere in the collection never shifts.
+
+    >>> page(["a", "b", "c"], "a", 1)
+    (['b'], 3)
+    """
+    rest = ids if after is None else ids[bisect.bisect_right(ids, after):]
+    return (rest if limit is None else rest[:limit]), len(ids)
+
+
 def list_entities(state: State, noun: str, request: Any) -> dict[str, Any]:
-    """``list:<Noun>``: ``{"items", "total"}``, filtered, ordered by id, then offset and limit.
+    """``list:<Noun>``: ``{"items", "total"}``, filtered, ordered by id, then those after
+    ``after`` (an id), offset and limit; ``total`` counts every entity the filter keeps.
 
     >>> import arest
     >>> D = arest.compile(ORDERS)  # Order was placed by at most one Customer (conftest.py)
@@ -144,8 +159,9 @@ def list_entities(state: State, noun: str, request: Any) -> dict[str, Any]:
     if request is None:
         request = {}
     if not isinstance(request, dict):
-        raise invalid_input("$", "an object with optional filter, limit, offset, include_terminal")
-    allowed = {"filter", "limit", "offset", "include_terminal"}
+        raise invalid_input("$", "an object with optional filter, limit, offset, after,"
+                            " include_terminal")
+    allowed = {"filter", "limit", "offset", "after", "include_terminal"}
     for key in request:
         if key not in allowed:
             raise invalid_input(f"$.{key}", "one of " + ", ".join(sorted(allowed)))
@@ -159,7 +175,12 @@ def list_entities(state: State, noun: str, request: Any) -> dict[str, Any]:
     if not request.get("include_terminal", False):
         # Deletion is a transition to a terminal status: such entities stay in P, unlisted.
         ids = [entity for entity in ids if not is_terminal(state, noun, entity)]
+    after = request.get("after")
+    if after is not None:
+        after = atom(after, "$.after")
     items = [represent(state, noun, entity) for entity in ids]
     items = [item for item in items if all(_matches(item, k, v) for k, v in wanted.items())]
-    page = items[offset:] if limit is None else items[offset:offset + limit]
-    return {"items": page, "total": len(items)}
+    kept = [item["id"] for item in items]
+    start = offset + (0 if after is None else bisect.bisect_right(kept, after))
+    shown = items[start:] if limit is None else items[start:start + limit]
+    return {"items": shown, "total": len(items)}

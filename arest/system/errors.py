@@ -18,7 +18,7 @@ CODES = frozenset(
         "unknown_key", "unknown_noun", "unknown_entity", "unknown_fact_type", "unknown_field",
         "ambiguous_field", "unknown_event", "entity_exists", "derived_fact_type",
         "no_delete_transition", "unknown_snapshot", "invalid_input", "reading_error",
-        "not_allowed", "limit_exceeded", "forbidden",
+        "not_allowed", "limit_exceeded", "forbidden", "unknown_link",
     }
 )
 

@@ -6,6 +6,7 @@ type's relation or one noun's entities; rows are ordered by their values.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from arest.algebra import State
@@ -146,18 +147,23 @@ def query(state: State, fact_type: str, request: Any) -> Output:
     {'rows': [{'Order': 'o1', 'Customer': 'acme', 'derived': False}], 'total': 1}
     """
     _, roles = fact_type_of(state, {"fact_type": fact_type})
-    names = role_names(roles)
-    wanted = _filter(request, names, "$")
+    wanted = _filter(request, role_names(roles), "$")
     relation = state.get(fact_type)
     if not isinstance(relation, Relation):
         return {"rows": [], "total": 0}
-    rows = []
-    for fact in sorted(relation):
-        row: dict[str, Any] = dict(zip(names, fact, strict=True))
-        if _matches(row, wanted):
-            row["derived"] = is_derived(relation.payload(fact))
-            rows.append(row)
-    return {"rows": rows, "total": len(rows)}
+    found = [row for row in rows(state, fact_type, sorted(relation)) if _matches(row, wanted)]
+    return {"rows": found, "total": len(found)}
+
+
+def rows(state: State, fact_type: str, facts: Iterable[tuple[str, ...]]) -> list[Output]:
+    """The facts of a fact type as ``query`` shows them: role name → value, and whether each
+    was derived."""
+    _, roles = fact_type_of(state, {"fact_type": fact_type})
+    names = role_names(roles)
+    relation = state.get(fact_type)
+    assert isinstance(relation, Relation)
+    return [{**dict(zip(names, fact, strict=True)),
+             "derived": is_derived(relation.payload(fact))} for fact in facts]
 
 
 def _names_a_noun(state: State, name: Any) -> bool:

@@ -81,6 +81,12 @@ def _decode(contents: Object) -> tuple[tuple[Link, str], ...]:
 _decoded = IdentityMemo(_decode)
 
 
+def followed(state: State, noun: str) -> tuple[Link, ...]:
+    """The noun's navigation links, as its cell ``links:<Noun>`` holds them."""
+    contents = state.get(links_cell(noun))
+    return tuple(link for link, _ in _decoded(contents)) if type(contents) is tuple else ()
+
+
 def navigation(state: State, noun: str, entity: str, url: str) -> dict[str, Any]:
     """The navigation links of the entity, whose url is ``url``, by the noun's cell."""
     contents = state.get(links_cell(noun))

@@ -25,6 +25,7 @@ INPUTS: dict[str, tuple[str, Any]] = {
     "compile": ("", {"readings": "Customer has Nickname."}),
     "get": ("Customer", None),
     "list": ("Customer", None),
+    "navigate": ("Customer", {"id": "a@x", "link": "Customer_has_Name"}),
     "query": ("Customer_has_Name", None),
     "create": ("Customer", {"id": "b@x", "Name": "B"}),
     "read": ("Customer", {"id": "a@x"}),

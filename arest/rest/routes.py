@@ -1,0 +1,179 @@
+"""The REST routes of DESIGN §9, derived from the command table, and what each can answer.
+
+Every command with a :class:`~arest.system.commands.Route` is one :class:`Endpoint`; two
+more answer without a command: the entry point ``GET /`` and ``GET /openapi.json``.  A
+request's path is matched segment by segment (each decoded once), fixed segments first:
+
+    match(method, segments) = the endpoint whose template has those segments, with the
+                              values of its ``{…}`` segments; fixed routes win over
+                              ``/{plural}/…``
+
+Statuses (:func:`statuses`): the success, then every error an endpoint can answer, by the
+error codes of DESIGN §5 (:data:`STATUS_OF_CODE`); a rejection is 422.
+
+>>> [e.path for e in ENDPOINTS if e.verb == "schema"]
+['/schema', '/schema/{noun}']
+>>> endpoint, values = match("GET", ("orders", "o-1", "line-items"))
+>>> endpoint.path, endpoint.verb, values
+('/{plural}/{id}/{link}', 'navigate', {'plural': 'orders', 'id': 'o-1', 'link': 'line-items'})
+>>> match("POST", ("facts", "Order_was_placed_by_Customer", "verify"))[0].verb
+'verify'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from arest.system.commands import TABLE, Effect
+
+ENTRY: Final = "/"
+OPENAPI: Final = "/openapi.json"
+COLLECTION: Final = "/{plural}"
+ITEM: Final = "/{plural}/{id}"
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One REST operation: method, path template, the verb of the command it runs (None for
+    the entry point and the OpenAPI document), and the status of a success."""
+
+    method: str
+    path: str
+    verb: str | None
+    success: int = 200
+
+    @property
+    def template(self) -> tuple[str, ...]:
+        """The path's segments; ``{name}`` is a variable segment."""
+        return tuple(segment for segment in self.path.split("/") if segment)
+
+    @property
+    def fixed(self) -> bool:
+        """Whether the path starts with a fixed segment (``/facts/…``), so wins over
+        ``/{plural}/…``."""
+        return not self.path.startswith("/{")
+
+    @property
+    def operation(self) -> str:
+        """The operation id: the verb, or the route's own name, with the second route of a
+        verb named by its variable (``schema``, ``schema_noun``).
+
+        >>> [e.operation for e in ENDPOINTS][:3]
+        ['entry', 'openapi', 'assert']
+        """
+        if self.verb is None:
+            return "entry" if self.path == ENTRY else "openapi"
+        first = next(e for e in ENDPOINTS if e.verb == self.verb)
+        if first == self:
+            return self.verb
+        return f"{self.verb}_{self.template[-1].strip('{}')}"
+
+
+ENDPOINTS: Final[tuple[Endpoint, ...]] = (
+    Endpoint("GET", ENTRY, None),
+    Endpoint("GET", OPENAPI, None),
+    *(Endpoint(route.method, route.path, verb.name, route.success)
+      for verb in TABLE for route in verb.routes),
+)
+"""Every REST operation, the two without a command first, then the command table's order."""
+
+_EFFECTS: Final[Mapping[str, Effect]] = {verb.name: verb.effect for verb in TABLE}
+
+STATUS_OF_CODE: Final[Mapping[str, int]] = {
+    "unauthorized": 401,
+    "forbidden": 403,
+    "forbidden_origin": 403,
+    "unknown_noun": 404, "unknown_entity": 404, "unknown_fact_type": 404,
+    "unknown_snapshot": 404, "unknown_link": 404, "unknown_path": 404,
+    "method_not_allowed": 405,
+    "invalid_input": 400, "unknown_field": 400, "ambiguous_field": 400, "unknown_event": 400,
+    "derived_fact_type": 400, "reading_error": 400, "not_json": 400, "unknown_parameter": 400,
+    "entity_exists": 409, "no_delete_transition": 409, "limit_exceeded": 409,
+    "precondition_failed": 412,
+    "body_too_large": 413,
+    "unsupported_media_type": 415,
+    "misdirected_request": 421,
+    "rejected": 422,
+}
+"""The HTTP status of each error code (DESIGN §5, §9), and of the REST layer's own:
+``unknown_path``, ``method_not_allowed``, ``not_json``, ``unknown_parameter``,
+``precondition_failed`` (a stale ``If-Match``), ``body_too_large``,
+``unsupported_media_type``, ``misdirected_request`` (a Host the server does not serve),
+``forbidden_origin`` (an Origin it does not allow) and ``rejected`` (alethic violations).
+A code not listed is 400: every error is about what the client sent."""
+
+ITEM_PRECONDITIONS: Final = frozenset({("PATCH", ITEM), ("DELETE", ITEM),
+                                       ("POST", ITEM + "/transition")})
+"""The operations that honour ``If-Match`` (412 when the entity changed)."""
+
+
+def has_body(endpoint: Endpoint) -> bool:
+    """Whether the operation reads a JSON body: POST and PATCH do; DELETE of facts may
+    (its bindings in the body or the query)."""
+    return endpoint.method in ("POST", "PATCH") or (
+        endpoint.method == "DELETE" and endpoint.verb == "retract")
+
+
+def statuses(endpoint: Endpoint) -> tuple[int, ...]:
+    """Every status the operation can answer, the success first.
+
+    >>> statuses(next(e for e in ENDPOINTS if e.verb == "create"))
+    (201, 400, 401, 403, 404, 409, 413, 415, 421, 422)
+    >>> statuses(ENDPOINTS[0])
+    (200, 400, 401, 403, 421)
+    """
+    found = {400, 401, 403, 421}
+    if endpoint.verb is not None:
+        found.add(404)
+        if _EFFECTS[endpoint.verb] is not Effect.READS:
+            found |= {409, 422}
+    if has_body(endpoint):
+        found |= {413, 415}
+    if endpoint.verb == "read":
+        found.add(304)
+    if (endpoint.method, endpoint.path) in ITEM_PRECONDITIONS:
+        found.add(412)
+    return (endpoint.success, *sorted(found - {endpoint.success}))
+
+
+def _fits(endpoint: Endpoint, segments: tuple[str, ...]) -> dict[str, str] | None:
+    template = endpoint.template
+    if len(template) != len(segments):
+        return None
+    values: dict[str, str] = {}
+    for part, segment in zip(template, segments, strict=True):
+        if part.startswith("{"):
+            values[part.strip("{}")] = segment
+        elif part != segment:
+            return None
+    return values
+
+
+def match(method: str, segments: tuple[str, ...], plurals: Collection[str] = ()
+          ) -> tuple[Endpoint, dict[str, str]] | list[str] | None:
+    """The endpoint a request's method and decoded path segments name, with the values of
+    its variables; else the methods the path has (for 405 and ``Allow``), or None when no
+    endpoint has the path.  Fixed routes win: a path whose first segment is a fixed route's
+    is a noun's (``/{plural}/…``) only when it is one of the ``plurals`` D has, as
+    ``domain-changes`` is (``POST /domain-changes`` proposes; ``GET`` lists them)."""
+    nouns = not segments or segments[0] not in RESERVED_SEGMENTS or segments[0] in plurals
+    allowed: list[str] = []
+    for endpoint in sorted(ENDPOINTS, key=lambda e: not e.fixed):
+        if not endpoint.fixed and not nouns:
+            continue
+        values = _fits(endpoint, segments)
+        if values is None:
+            continue
+        if endpoint.method == method:
+            return endpoint, values
+        allowed.append(endpoint.method)
+    return sorted(set(allowed)) or None
+
+
+RESERVED_SEGMENTS: Final = frozenset(
+    {e.template[0] for e in ENDPOINTS if e.fixed and e.template}
+    | {"mcp", "sse", "messages", "t"})
+"""First segments a noun's plural may not be (DESIGN §9): the fixed routes' and those of the
+other transports (``/mcp``, ``/sse``, ``/messages``) and federation (``/t``)."""
