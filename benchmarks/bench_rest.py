@@ -1,0 +1,823 @@
+"""REST benchmark: the round trip and the throughput of ``GET /customers/<id>`` and ``POST
+/customers``, beside a trivial JSON route mounted in the same app and served by the same
+uvicorn server, measured in the same run.
+
+The server, a process of its own (``--serve``): the app ``arest serve`` builds
+(``Web``, ``mount(web, web_transports())``, ``web_app``: the key check, ``/mcp``, ``/sse``
+and the ``rest`` transport), with one more route, ``/trivial``, the baseline of every ratio:
+
+* ``GET /trivial`` answers a constant two-field object as JSON (200);
+* ``POST /trivial`` parses the JSON body and echoes it back (201): what a JSON API does at
+  the least for a create, with nothing validated or stored.
+
+It serves a SQLite file tenant of ``readings/orders`` (the real deployment: an accepted
+create is in the journal, on disk, before its answer) holding N Customers, built beforehand
+through ``tenant.call`` in a fresh process, for each N of ``--sizes`` so growth shows.  No
+keys: every request is an Agent with read,write, as ``arest serve`` on a loopback address.
+
+Round trips, from this process over one keep-alive connection (``http.client``): after a
+warm-up of every row, the timed calls are sequential and interleaved in blocks (each block
+``--block`` calls of one row, the rows' order rotating from round to round), so the baseline
+and arest see the same machine load.  ``GET /customers/<id>`` reads the Customer in the
+middle of the N; each ``POST /customers`` creates a new Customer (a unique id, and a Name).
+Every answer is checked: status, body, ``ETag`` on a read, ``Location`` on a create.
+
+Throughput, with ``wrk`` in a process of its own (one wrk thread, keep-alive connections,
+1, 8 and 32 concurrent clients, ``--seconds`` each): the four rows again; the POSTs come
+from a Lua script whose ``request`` makes a new id on each call, and run after the GETs (they
+grow the population).  Requests per second, latency p50 and p99 (wrk's histogram), and any
+answer that was not 2xx, which fails the run.
+
+Layers, in one more fresh process, on a copy of the database: ``tenant.call`` of the read
+and of the create alone, with no HTTP: the part of a round trip the tenant takes.
+
+Budget: median round trip of ``GET /customers/<id>`` ≤ 1.5× ``GET /trivial``, and of ``POST
+/customers`` ≤ 2× ``POST /trivial``, at every N.
+
+Run ``python benchmarks/bench_rest.py`` (N = 1,000, 10,000 and 100,000; 400 timed calls per
+row, 5 s per wrk run: a few minutes on 2 cores, most of it building the databases),
+``--quick`` for a smoke run, ``--no-throughput`` to skip wrk, ``--profile N`` for a cProfile
+of N reads and N creates in the server process (its event loop, and the worker threads that
+run ``Tenant.run``), ``--json PATH`` to keep the figures.  The throughput part needs ``wrk``
+(``apt-get install wrk``); without it the benchmark says so and exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import cProfile
+import http.client
+import io
+import json
+import os
+import pstats
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from bench_mcp import free_port, http_server, load_average
+from harness import (
+    Column,
+    format_ratio,
+    format_table,
+    interpreter_facts,
+    percentile,
+    publish,
+    run_isolated,
+)
+
+SCRIPT = Path(__file__).resolve()
+REPO = SCRIPT.parent.parent
+EXAMPLE = REPO / "readings" / "orders"
+
+TRIVIAL_GET, REST_GET = "GET /trivial", "GET /customers/<id>"
+TRIVIAL_POST, REST_POST = "POST /trivial", "POST /customers"
+ROWS = (TRIVIAL_GET, REST_GET, TRIVIAL_POST, REST_POST)
+BASELINE_OF = {REST_GET: TRIVIAL_GET, REST_POST: TRIVIAL_POST}
+BUDGET = {REST_GET: 1.5, REST_POST: 2.0}
+TRIVIAL_ENTITY = {"id": "trivial", "Name": "Trivial"}
+WRK_MISSING = ("bench_rest.py: the throughput part needs wrk, which is not on PATH: install it "
+               "(apt-get install wrk) or run with --no-throughput")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How much work the run does."""
+
+    sizes: tuple[int, ...] = (1_000, 10_000, 100_000)
+    calls: int = 400
+    warmup: int = 40
+    block: int = 20
+    concurrency: tuple[int, ...] = (1, 8, 32)
+    seconds: int = 5
+
+    def quick(self) -> Plan:
+        """One small N, few calls, short wrk runs: a smoke run."""
+        return replace(self, sizes=(100,), calls=40, warmup=10, block=10, concurrency=(1, 8),
+                       seconds=1)
+
+
+class BadAnswer(RuntimeError):
+    """An answer the benchmark meant to be a success was not."""
+
+
+def _log(message: str) -> None:
+    print(f"  [{message}]", file=sys.stderr, flush=True)
+
+
+def customer(number: int, prefix: str = "c") -> dict[str, str]:
+    """The input of a ``create:Customer``, and the body of a ``POST /customers``.
+
+    >>> customer(7), customer(3, "rt")
+    ({'id': 'c7@x', 'Name': 'C7'}, {'id': 'rt3@x', 'Name': 'C3'})
+    """
+    return {"id": f"{prefix}{number}@x", "Name": f"C{number}"}
+
+
+def reader(size: int) -> str:
+    """The Customer every read reads: the one in the middle of the ``size`` built.
+
+    >>> reader(1_000)
+    'c500@x'
+    """
+    return customer(size // 2)["id"]
+
+
+def item_path(id: str) -> str:
+    """The path of a Customer, its id percent-encoded as every REST href encodes it.
+
+    >>> item_path("c500@x")
+    '/customers/c500%40x'
+    """
+    return f"/customers/{quote(id, safe='')}"
+
+
+# the server ----------------------------------------------------------------------------
+
+
+def bench_app(tenant: Any, port: int) -> Any:
+    """The app ``arest serve`` builds over ``tenant`` at 127.0.0.1:``port``, with the
+    trivial route mounted first (the ``rest`` transport answers every path the others do
+    not route, so a route after it would never be reached)."""
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Route
+
+    from arest.transports import web_transports
+    from arest.transports.web import Access, Web, WebRoutes, mount, security_for, web_app
+
+    async def trivial(request: Request) -> Response:
+        if request.method == "POST":
+            return JSONResponse(await request.json(), status_code=201)
+        return JSONResponse(TRIVIAL_ENTITY)
+
+    web = Web(tenant, Access(), security_for("127.0.0.1", port))
+    mounted = mount(web, web_transports())
+    baseline = WebRoutes([Route("/trivial", trivial, methods=["GET", "POST"])])
+    return web_app(web, [baseline, *mounted.values()])
+
+
+class StageClock:
+    """Wall time spent in ``Tenant.run`` per verb, and a cProfile of each worker thread that
+    runs it (cProfile follows one thread; the event loop's has its own)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.profilers: dict[int, cProfile.Profile] = {}
+        self.spent_ns: dict[str, list[int]] = {}
+
+    def _profiler(self) -> cProfile.Profile | None:
+        if threading.current_thread() is threading.main_thread():
+            return None
+        with self.lock:
+            return self.profilers.setdefault(threading.get_ident(), cProfile.Profile())
+
+    @contextlib.contextmanager
+    def watching(self, tenant_class: Any) -> Iterator[None]:
+        """Within: every ``Tenant.run`` is timed (and profiled in its worker thread)."""
+        original = tenant_class.run
+
+        def run(tenant: Any, command: Any, *args: Any, **kwargs: Any) -> Any:
+            profiler = self._profiler()
+            start = time.perf_counter_ns()
+            if profiler is not None:
+                profiler.enable()
+            try:
+                return original(tenant, command, *args, **kwargs)
+            finally:
+                if profiler is not None:
+                    profiler.disable()
+                spent = time.perf_counter_ns() - start
+                with self.lock:
+                    self.spent_ns.setdefault(command.key.split(":")[0], []).append(spent)
+
+        tenant_class.run = run
+        try:
+            yield
+        finally:
+            tenant_class.run = original
+
+
+def serve(db: str, port: int, profile_out: str | None) -> None:
+    """Serve ``bench_app`` over the tenant in ``db`` at 127.0.0.1:``port`` until SIGTERM;
+    with ``profile_out``, profile it and write ``<profile_out>.loop``, ``.workers`` (cProfile
+    stats) and ``.stages`` (JSON: ns spent in ``Tenant.run`` per verb) when it stops."""
+    import uvicorn
+
+    from arest.runtime import Tenant
+
+    def stop(number: int, frame: Any) -> None:
+        raise KeyboardInterrupt(signal.Signals(number).name)
+
+    # uvicorn shuts down on SIGTERM, then raises it again for the handler it found: this
+    # one, so the tenant is closed and the profile written before the process ends
+    signal.signal(signal.SIGTERM, stop)
+    clock = StageClock()
+    loop = cProfile.Profile()
+    watching = contextlib.nullcontext() if profile_out is None else clock.watching(Tenant)
+    with Tenant.open(EXAMPLE, db=db) as tenant, watching:
+        config = uvicorn.Config(bench_app(tenant, port), host="127.0.0.1", port=port,
+                                log_level="warning")
+        if profile_out is not None:
+            loop.enable()
+        try:
+            uvicorn.Server(config).run()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            loop.disable()
+    if profile_out is None:
+        return
+    loop.dump_stats(f"{profile_out}.loop")
+    workers = list(clock.profilers.values())
+    if workers:
+        merged = pstats.Stats(workers[0])
+        for profiler in workers[1:]:
+            merged.add(profiler)
+        merged.dump_stats(f"{profile_out}.workers")
+    Path(f"{profile_out}.stages").write_text(json.dumps(clock.spent_ns))
+
+
+def server_command(db: Path, port: int, profile_out: Path | None = None) -> list[str]:
+    """The command line of the benchmark's server over ``db``."""
+    command = [sys.executable, str(SCRIPT), "--serve", str(db), "--port", str(port)]
+    return command + (["--profile-out", str(profile_out)] if profile_out else [])
+
+
+@contextlib.contextmanager
+def running_server(db: Path, folder: str, profile_out: Path | None = None
+                   ) -> Iterator[int]:
+    """The server over ``db`` until the block ends; its port.  Its output goes to a log in
+    ``folder``, shown when it fails to start."""
+    port = free_port()
+    log_path = Path(folder) / f"server-{db.stem}.log"
+    with log_path.open("a") as errlog:
+        try:
+            with http_server(server_command(db, port, profile_out), port, errlog):
+                yield port
+        except RuntimeError:
+            errlog.flush()
+            print(log_path.read_text()[-4000:], file=sys.stderr)
+            raise
+
+
+# databases and layers ------------------------------------------------------------------
+
+
+def build(size: int, path: str) -> dict[str, Any]:
+    """A SQLite tenant holding ``size`` Customers, each created through ``tenant.call``."""
+    import arest
+
+    _log(f"build: {size:,} Customers through tenant.call")
+    start = time.perf_counter()
+    with arest.Tenant.open(EXAMPLE, db=path) as tenant:
+        for number in range(size):
+            out = tenant.call("create:Customer", customer(number), "Agent")
+            if out.get("rejected") is not False:
+                raise BadAnswer(f"create {number}: {out}")
+    return {"size": size, "build_s": time.perf_counter() - start,
+            "bytes": Path(path).stat().st_size}
+
+
+def measure_layers(size: int, path: str, calls: int, warmup: int) -> dict[str, Any]:
+    """``tenant.call`` of the read and of the create, timed in this (fresh) process over a
+    copy of the database at ``path``; each sample in ns."""
+    import arest
+
+    copy = Path(tempfile.mkdtemp(dir=Path(path).parent)) / Path(path).name
+    shutil.copyfile(path, copy)
+    _log(f"layers, N = {size:,}: tenant.call alone")
+    clock = time.perf_counter_ns
+    read = {"id": reader(size)}
+    samples: dict[str, list[int]] = {"read": [], "create": []}
+    with arest.Tenant.open(EXAMPLE, db=copy) as tenant:
+        numbers = iter(range(10**9))
+        steps: dict[str, Callable[[], dict[str, Any]]] = {
+            "read": lambda: tenant.call("read:Customer", read, "Agent"),
+            "create": lambda: tenant.call("create:Customer", customer(next(numbers), "l"),
+                                          "Agent"),
+        }
+        for name, step in steps.items():
+            for number in range(warmup + calls):
+                start = clock()
+                out = step()
+                spent = clock() - start
+                if "error" in out or out.get("rejected") is True:
+                    raise BadAnswer(f"tenant.call {name}: {out}")
+                if number >= warmup:
+                    samples[name].append(spent)
+    shutil.rmtree(copy.parent)
+    return samples
+
+
+# round trips ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One HTTP answer: status, headers (lower-case names) and body."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection to the server."""
+
+    def __init__(self, port: int) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def send(self, method: str, path: str, body: dict[str, Any] | None = None) -> Answer:
+        payload = None if body is None else json.dumps(body).encode()
+        headers = {} if payload is None else {"Content-Type": "application/json"}
+        self.connection.request(method, path, body=payload, headers=headers)
+        response = self.connection.getresponse()
+        content = response.read()
+        return Answer(response.status, {k.lower(): v for k, v in response.getheaders()},
+                      content)
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+@dataclass(frozen=True)
+class Row:
+    """One timed row: the request of each call and the check of its answer."""
+
+    label: str
+    request: Callable[[], tuple[str, str, dict[str, Any] | None]]
+    check: Callable[[dict[str, Any] | None, Answer], None]
+
+
+def _expect(answer: Answer, status: int, what: str) -> Any:
+    if answer.status != status:
+        raise BadAnswer(f"{what}: {answer.status} {answer.body[:500]!r}")
+    return answer.json()
+
+
+def check_trivial_get(sent: dict[str, Any] | None, answer: Answer) -> None:
+    if _expect(answer, 200, TRIVIAL_GET) != TRIVIAL_ENTITY:
+        raise BadAnswer(f"{TRIVIAL_GET}: {answer.body!r}")
+
+
+def check_trivial_post(sent: dict[str, Any] | None, answer: Answer) -> None:
+    if _expect(answer, 201, TRIVIAL_POST) != sent:
+        raise BadAnswer(f"{TRIVIAL_POST}: {answer.body!r}")
+
+
+def check_read(id: str) -> Callable[[dict[str, Any] | None, Answer], None]:
+    def check(sent: dict[str, Any] | None, answer: Answer) -> None:
+        found = _expect(answer, 200, REST_GET)
+        if found.get("id") != id or "etag" not in answer.headers:
+            raise BadAnswer(f"{REST_GET} {id}: {answer.headers} {answer.body[:500]!r}")
+
+    return check
+
+
+def check_create(sent: dict[str, Any] | None, answer: Answer) -> None:
+    found = _expect(answer, 201, REST_POST)
+    if found.get("rejected") is not False or "location" not in answer.headers:
+        raise BadAnswer(f"{REST_POST} {sent}: {answer.headers} {answer.body[:500]!r}")
+
+
+def posts(path: str, prefix: str) -> Callable[[], tuple[str, str, dict[str, Any]]]:
+    """A new Customer's POST on each call.
+
+    >>> make = posts("/customers", "rt")
+    >>> make()[2]["id"], make()[2]["id"]
+    ('rt0@x', 'rt1@x')
+    """
+    numbers = iter(range(10**9))
+    return lambda: ("POST", path, customer(next(numbers), prefix))
+
+
+def rows_for(size: int) -> list[Row]:
+    """The four rows over a tenant of ``size`` Customers."""
+    id = reader(size)
+    return [
+        Row(TRIVIAL_GET, lambda: ("GET", "/trivial", None), check_trivial_get),
+        Row(REST_GET, lambda: ("GET", item_path(id), None), check_read(id)),
+        Row(TRIVIAL_POST, posts("/trivial", "t"), check_trivial_post),
+        Row(REST_POST, posts("/customers", "rt"), check_create),
+    ]
+
+
+def time_rows(connection: Connection, rows: Sequence[Row], plan: Plan
+              ) -> dict[str, dict[str, Any]]:
+    """Warm up every row, then time ``plan.calls`` calls of each, interleaved in blocks."""
+    clock = time.perf_counter_ns
+    sizes: dict[str, int] = {}
+    for row in rows:
+        for _ in range(plan.warmup):
+            method, path, body = row.request()
+            answer = connection.send(method, path, body)
+            row.check(body, answer)
+            sizes[row.label] = len(answer.body)
+    samples: dict[str, list[int]] = {row.label: [] for row in rows}
+    rounds = -(-plan.calls // plan.block)
+    for number in range(rounds):
+        shift = number % len(rows)
+        for row in [*rows[shift:], *rows[:shift]]:
+            for _ in range(min(plan.block, plan.calls - len(samples[row.label]))):
+                method, path, body = row.request()
+                start = clock()
+                answer = connection.send(method, path, body)
+                samples[row.label].append(clock() - start)
+                row.check(body, answer)
+    return {label: {"samples_ns": found, "body_bytes": sizes.get(label, 0)}
+            for label, found in samples.items()}
+
+
+def population(connection: Connection) -> int:
+    """How many Customers the tenant holds (``GET /customers?limit=1``'s ``total``)."""
+    return int(_expect(connection.send("GET", "/customers?limit=1"), 200, "GET /customers")
+               ["total"])
+
+
+# throughput ----------------------------------------------------------------------------
+
+
+WRK_SCRIPT = """\
+-- bench_rest.py's wrk script; arguments: method, path, id prefix.  A GET sends the same
+-- request each time; a POST creates a new Customer each time (a counter makes the id).
+local method, path, prefix
+local counter = 0
+local fixed = nil
+
+function init(args)
+  method, path, prefix = args[1], args[2], args[3]
+  if method == "GET" then fixed = wrk.format("GET", path) end
+end
+
+function request()
+  if fixed then return fixed end
+  counter = counter + 1
+  local body = '{"id":"' .. prefix .. counter .. '@x","Name":"W' .. counter .. '"}'
+  return wrk.format("POST", path, {["Content-Type"] = "application/json"}, body)
+end
+
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    'BENCH-REST {"requests":%d,"duration_us":%d,"status_errors":%d,"connect_errors":%d,' ..
+    '"read_errors":%d,"write_errors":%d,"timeouts":%d,"p50_us":%d,"p99_us":%d,' ..
+    '"max_us":%d,"mean_us":%.1f}\\n',
+    summary.requests, summary.duration, e.status, e.connect, e.read, e.write, e.timeout,
+    latency:percentile(50), latency:percentile(99), latency.max, latency.mean))
+end
+"""
+
+
+def wrk_path() -> str:
+    """Where ``wrk`` is; exits 2 with :data:`WRK_MISSING` when it is not on PATH."""
+    found = shutil.which("wrk")
+    if found is None:
+        print(WRK_MISSING, file=sys.stderr)
+        raise SystemExit(2)
+    return found
+
+
+def wrk_version(wrk: str) -> str:
+    """The first line wrk prints about itself."""
+    shown = subprocess.run([wrk, "--version"], capture_output=True, text=True)
+    return (shown.stdout or shown.stderr).splitlines()[0].strip()
+
+
+def run_wrk(wrk: str, script: Path, port: int, clients: int, seconds: int, method: str,
+            path: str, prefix: str) -> dict[str, Any]:
+    """One wrk run: ``clients`` keep-alive connections on one wrk thread for ``seconds``;
+    what its ``done`` reports.  A transport error or an answer not 2xx fails the run."""
+    command = [wrk, "-t", "1", "-c", str(clients), "-d", f"{seconds}s", "--timeout", "30s",
+               "-s", str(script), f"http://127.0.0.1:{port}{path}", "--", method, path,
+               prefix]
+    shown = subprocess.run(command, capture_output=True, text=True, check=True)
+    line = next((text for text in shown.stdout.splitlines() if text.startswith("BENCH-REST ")),
+                None)
+    if line is None:
+        raise BadAnswer(f"wrk printed no figures: {shown.stdout}{shown.stderr}")
+    found: dict[str, Any] = json.loads(line.removeprefix("BENCH-REST "))
+    failures = sum(found[key] for key in ("status_errors", "connect_errors", "read_errors",
+                                          "write_errors", "timeouts"))
+    if failures:
+        raise BadAnswer(f"{method} {path} with {clients} clients: {found}")
+    return found
+
+
+def measure_throughput(wrk: str, port: int, size: int, plan: Plan, folder: str
+                       ) -> list[dict[str, Any]]:
+    """Each row under each concurrency; the GETs first, the POSTs (which grow the population)
+    after; trivial and arest back to back."""
+    script = Path(folder) / "bench_rest.lua"
+    script.write_text(WRK_SCRIPT)
+    id = reader(size)
+    requests = {TRIVIAL_GET: ("GET", "/trivial"), REST_GET: ("GET", item_path(id)),
+                TRIVIAL_POST: ("POST", "/trivial"), REST_POST: ("POST", "/customers")}
+    found = []
+    for pair in ((TRIVIAL_GET, REST_GET), (TRIVIAL_POST, REST_POST)):
+        for clients in plan.concurrency:
+            for label in pair:
+                method, path = requests[label]
+                _log(f"wrk, N = {size:,}: {label}, {clients} clients, {plan.seconds} s")
+                prefix = f"w{clients}-" if label == REST_POST else "t"
+                figures = run_wrk(wrk, script, port, clients, plan.seconds, method, path,
+                                  prefix)
+                found.append({"row": label, "clients": clients, **figures})
+    return found
+
+
+# one size ------------------------------------------------------------------------------
+
+
+def measure_size(size: int, plan: Plan, folder: str, wrk: str | None) -> dict[str, Any]:
+    """Build the tenant of ``size`` Customers, time its layers, then serve it and measure
+    round trips (and throughput, with ``wrk``)."""
+    db = Path(folder) / f"orders-{size}.db"
+    built = run_isolated(SCRIPT, "build", {"size": size, "path": str(db)})
+    layers = run_isolated(SCRIPT, "measure_layers", {"size": size, "path": str(db),
+                                                     "calls": plan.calls,
+                                                     "warmup": plan.warmup})
+    found: dict[str, Any] = {"size": size, "build": built, "layers": layers}
+    with running_server(db, folder) as port:
+        _log(f"round trips, N = {size:,}")
+        with contextlib.closing(Connection(port)) as connection:
+            found["round_trips"] = time_rows(connection, rows_for(size), plan)
+        if wrk is not None:
+            found["throughput"] = measure_throughput(wrk, port, size, plan, folder)
+        # a new connection: the server closes one left idle through the wrk runs
+        with contextlib.closing(Connection(port)) as connection:
+            found["population_after"] = population(connection)
+    created = plan.warmup + plan.calls + sum(
+        run["requests"] for run in found.get("throughput", []) if run["row"] == REST_POST)
+    if found["population_after"] < size + created:
+        raise BadAnswer(f"N = {size:,}: {found['population_after']:,} Customers after "
+                        f"{created:,} acknowledged creates")
+    return found
+
+
+# profile -------------------------------------------------------------------------------
+
+
+def profile(calls: int, size: int, folder: str) -> str:
+    """cProfile of ``calls`` reads and ``calls`` creates in the server process over ``size``
+    Customers: its event loop's thread and its worker threads (``Tenant.run``), and the
+    wall time ``Tenant.run`` took per verb."""
+    db = Path(folder) / f"orders-{size}.db"
+    run_isolated(SCRIPT, "build", {"size": size, "path": str(db)})
+    out = Path(folder) / "server"
+    rows = [row for row in rows_for(size) if row.label in (REST_GET, REST_POST)]
+    round_trips: dict[str, float] = {}
+    with running_server(db, folder, profile_out=out) as port, \
+            contextlib.closing(Connection(port)) as connection:
+        for row in rows:
+            start = time.perf_counter_ns()
+            for _ in range(calls):
+                method, path, body = row.request()
+                row.check(body, connection.send(method, path, body))
+            round_trips[row.label] = (time.perf_counter_ns() - start) / calls / 1e6
+    report = io.StringIO()
+    stages = json.loads(Path(f"{out}.stages").read_text())
+    print(f"## server, N = {size:,}, {calls:,} reads then {calls:,} creates, under the "
+          "profiler", file=report)
+    for label, ms in round_trips.items():
+        print(f"- {label}: {ms:.3f} ms per round trip", file=report)
+    for verb, spent in stages.items():
+        print(f"- Tenant.run {verb}: {statistics.median(spent) / 1e6:.3f} ms median, "
+              f"{len(spent):,} calls", file=report)
+    for part in ("loop", "workers"):
+        path = Path(f"{out}.{part}")
+        if not path.exists():
+            continue
+        stats = pstats.Stats(str(path), stream=report).strip_dirs()
+        for order in ("tottime", "cumulative"):
+            print(f"\n### {part}, by {order}", file=report)
+            stats.sort_stats(order).print_stats(25)
+    return report.getvalue()
+
+
+# reporting -----------------------------------------------------------------------------
+
+
+def _ms(samples: Sequence[int]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {"median": statistics.median(ordered) / 1e6, "p90": percentile(ordered, 0.9) / 1e6}
+
+
+def ratios(found: dict[str, Any]) -> dict[str, float]:
+    """Median round trip of each arest row ÷ the median of its trivial row, at one N."""
+    trips = found["round_trips"]
+    return {label: _ms(trips[label]["samples_ns"])["median"]
+            / _ms(trips[base]["samples_ns"])["median"] for label, base in BASELINE_OF.items()}
+
+
+def holds(results: dict[str, Any]) -> bool:
+    """Whether every budget holds at every N."""
+    return all(ratio <= BUDGET[label] for found in results["sizes"]
+               for label, ratio in ratios(found).items())
+
+
+def _round_trip_table(found: dict[str, Any]) -> str:
+    rows: dict[str, dict[str, float | str | None]] = {}
+    trips = found["round_trips"]
+    for label in ROWS:
+        figures = _ms(trips[label]["samples_ns"])
+        base = _ms(trips[BASELINE_OF.get(label, label)]["samples_ns"])
+        rows[label] = {**figures,
+                       "median ×": format_ratio(figures["median"] / base["median"]),
+                       "p90 ×": format_ratio(figures["p90"] / base["p90"]),
+                       "bytes": trips[label]["body_bytes"]}
+    return format_table(rows, [
+        Column("median", "median ms", "{:,.3f}", ratio=False),
+        Column("median ×", "× trivial", ratio=False),
+        Column("p90", "p90 ms", "{:,.3f}", ratio=False),
+        Column("p90 ×", "p90 × trivial", ratio=False),
+        Column("bytes", "body bytes", "{:,}", ratio=False),
+    ], TRIVIAL_GET)
+
+
+def _throughput_table(found: dict[str, Any]) -> str:
+    runs = {(run["row"], run["clients"]): run for run in found["throughput"]}
+    rows: dict[str, dict[str, float | str | None]] = {}
+    for (label, clients), run in runs.items():
+        rate = run["requests"] / (run["duration_us"] / 1e6)
+        base = runs[(BASELINE_OF.get(label, label), clients)]
+        base_rate = base["requests"] / (base["duration_us"] / 1e6)
+        rows[f"{label}, {clients} client{'' if clients == 1 else 's'}"] = {
+            "rate": rate, "rate ×": format_ratio(rate / base_rate),
+            "p50": run["p50_us"] / 1e3, "p50 ×": format_ratio(run["p50_us"] / base["p50_us"]),
+            "p99": run["p99_us"] / 1e3, "p99 ×": format_ratio(run["p99_us"] / base["p99_us"]),
+            "requests": run["requests"]}
+    return format_table(rows, [
+        Column("rate", "requests/s", "{:,.0f}", ratio=False),
+        Column("rate ×", "× trivial", ratio=False),
+        Column("p50", "p50 ms", "{:,.2f}", ratio=False),
+        Column("p50 ×", "× trivial", ratio=False),
+        Column("p99", "p99 ms", "{:,.2f}", ratio=False),
+        Column("p99 ×", "× trivial", ratio=False),
+        Column("requests", "requests", "{:,}", ratio=False),
+    ], TRIVIAL_GET)
+
+
+def report(results: dict[str, Any], plan: Plan) -> str:
+    """The Markdown tables: round trips per N, the budget, growth, layers, throughput."""
+    out: list[str] = []
+    sizes = results["sizes"]
+    for found in sizes:
+        out.append(f"**Round trips, N = {found['size']:,}** Customers, {plan.calls:,} calls "
+                   f"per row after {plan.warmup:,} warm-up, one keep-alive connection; "
+                   "× trivial: `GET` against `GET /trivial`, `POST` against `POST /trivial`\n")
+        out.append(_round_trip_table(found) + "\n")
+    budget_rows: dict[str, dict[str, float | str | None]] = {}
+    for found in sizes:
+        for label, ratio in ratios(found).items():
+            budget_rows[f"{label}, N = {found['size']:,}"] = {
+                "ratio": format_ratio(ratio), "budget": f"{BUDGET[label]}×",
+                "holds": "yes" if ratio <= BUDGET[label] else
+                f"**no** ({ratio / BUDGET[label] - 1:+.0%} over)"}
+    out.append("**Budget**: median round trip against the trivial route's\n")
+    out.append(format_table(budget_rows, [
+        Column("ratio", "× trivial", ratio=False), Column("budget", "budget", ratio=False),
+        Column("holds", "holds", ratio=False)], "", label="route, N") + "\n")
+    first = sizes[0]["size"]
+    growth: dict[str, dict[str, float | str | None]] = {}
+    for label in ROWS:
+        medians = [_ms(found["round_trips"][label]["samples_ns"])["median"]
+                   for found in sizes]
+        growth[label] = {f"{found['size']}": median
+                         for found, median in zip(sizes, medians, strict=True)}
+        growth[label]["×"] = format_ratio(medians[-1] / medians[0])
+    columns = [Column(f"{found['size']}", f"N = {found['size']:,} ms", "{:,.3f}",
+                      ratio=False) for found in sizes]
+    columns.append(Column("×", f"× N = {first:,}", ratio=False))
+    out.append("**Growth**: median round trip by N\n")
+    out.append(format_table(growth, columns, TRIVIAL_GET) + "\n")
+    layers: dict[str, dict[str, float | str | None]] = {}
+    for found in sizes:
+        trips = found["round_trips"]
+        for verb, label in (("read", REST_GET), ("create", REST_POST)):
+            alone = _ms(found["layers"][verb])["median"]
+            whole = _ms(trips[label]["samples_ns"])["median"]
+            trivial = _ms(trips[BASELINE_OF[label]]["samples_ns"])["median"]
+            layers[f"{verb}, N = {found['size']:,}"] = {
+                "alone": alone, "whole": whole, "trivial": trivial,
+                "rest": whole - trivial - alone}
+    out.append("**Layers**: median ms of `tenant.call` alone (fresh process, a copy of the "
+               "database), of the round trip, of the trivial route's, and what is left for "
+               "HTTP-side REST work (round trip − trivial − tenant.call)\n")
+    out.append(format_table(layers, [
+        Column("alone", "tenant.call ms", "{:,.3f}", ratio=False),
+        Column("whole", "round trip ms", "{:,.3f}", ratio=False),
+        Column("trivial", "trivial ms", "{:,.3f}", ratio=False),
+        Column("rest", "REST layer ms", "{:+,.3f}", ratio=False)], "", label="command, N")
+        + "\n")
+    for found in sizes:
+        if "throughput" not in found:
+            continue
+        out.append(f"**Throughput, N = {found['size']:,}** Customers (wrk, one thread, "
+                   f"{plan.seconds} s per run; × trivial as above; the POSTs ran last and "
+                   f"left {found['population_after']:,} Customers)\n")
+        out.append(_throughput_table(found) + "\n")
+    out.append(f"Verdict: GET ≤ {BUDGET[REST_GET]}× and POST ≤ {BUDGET[REST_POST]}× the "
+               f"trivial route at every N: {'holds' if holds(results) else 'does NOT hold'}.")
+    return "\n".join(out)
+
+
+def machine_facts(plan: Plan, folder: str, wrk: str | None) -> dict[str, str]:
+    """Interpreter, cores, load, server stack and the run's counts."""
+    from importlib.metadata import version
+    from importlib.util import find_spec
+
+    # what uvicorn's "auto" choices pick, as for arest serve
+    loop = "uvloop" if find_spec("uvloop") else "asyncio"
+    parser = "httptools" if find_spec("httptools") else "h11"
+    uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    return {
+        **interpreter_facts(),
+        "server": f"uvicorn {version('uvicorn')} ({loop}, {parser}), starlette "
+                  f"{version('starlette')}, one process",
+        "client": "http.client, one keep-alive connection; "
+                  + (wrk_version(wrk) if wrk else "no wrk run"),
+        "sizes": ", ".join(f"{size:,}" for size in plan.sizes),
+        "calls": f"{plan.calls:,} timed per row after {plan.warmup:,} warm-up, interleaved in "
+                 f"blocks of {plan.block:,}",
+        "databases": folder,
+        "uptime before": uptime or "?",
+        "load average before": load_average(),
+    }
+
+
+def run(plan: Plan, folder: str, wrk: str | None) -> dict[str, Any]:
+    """Every size in turn, each with its own database and server."""
+    return {"sizes": [measure_size(size, plan, folder, wrk) for size in plan.sizes]}
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Parse options, measure, print the tables and the verdict."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="N = 100, 40 calls per row, 1 s wrk runs: a smoke run")
+    parser.add_argument("--sizes", default=None, help="comma-separated numbers of Customers")
+    parser.add_argument("--calls", type=int, default=None, help="timed calls per row")
+    parser.add_argument("--seconds", type=int, default=None, help="seconds per wrk run")
+    parser.add_argument("--no-throughput", action="store_true", help="skip the wrk runs")
+    parser.add_argument("--dir", default=None, help="folder for the databases (default: temp)")
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument("--from-json", type=Path, default=None,
+                        help="print the tables of a saved run")
+    parser.add_argument("--profile", type=int, default=None, metavar="CALLS",
+                        help="print a cProfile of CALLS reads and creates in the server, at "
+                             "the largest N")
+    parser.add_argument("--serve", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--profile-out", default=None, help=argparse.SUPPRESS)
+    options = parser.parse_args(argv)
+    if options.serve is not None:
+        serve(options.serve, options.port, options.profile_out)
+        return
+    if options.from_json is not None:
+        saved = json.loads(options.from_json.read_text())
+        print("\n".join(f"- {key}: {value}" for key, value in saved["machine"].items()))
+        print()
+        print(report(saved["results"][0], Plan(**saved["plan"])))
+        return
+    plan = Plan().quick() if options.quick else Plan()
+    if options.sizes is not None:
+        plan = replace(plan, sizes=tuple(int(size) for size in options.sizes.split(",")))
+    if options.calls is not None:
+        plan = replace(plan, calls=options.calls)
+    if options.seconds is not None:
+        plan = replace(plan, seconds=options.seconds)
+    wrk = None if options.no_throughput or options.profile is not None else wrk_path()
+    with tempfile.TemporaryDirectory(prefix="bench-rest-", dir=options.dir) as folder:
+        if options.profile is not None:
+            print(profile(options.profile, max(plan.sizes), folder))
+            return
+        facts = machine_facts(plan, folder, wrk)
+        print("\n".join(f"- {key}: {value}" for key, value in facts.items()), file=sys.stderr)
+        with contextlib.suppress(OSError):
+            if os.getloadavg()[0] > (os.cpu_count() or 1) / 2:
+                _log("warning: the machine is busy (1-minute load above half the cores); "
+                     "the ratios hold up better than the absolute figures")
+        started = time.perf_counter()
+        results = run(plan, folder, wrk)
+        facts["load average after"] = load_average()
+        facts["wall time"] = f"{time.perf_counter() - started:,.0f} s"
+    publish(facts, asdict(plan), [results], report(results, plan), options.json)
+
+
+if __name__ == "__main__":
+    main()
