@@ -209,52 +209,68 @@ class DurableEcho:
 
 
 class StageClock:
-    """Wall time spent in ``Tenant.run`` per verb, and a cProfile of each worker thread that
-    runs it (cProfile follows one thread; the event loop's has its own)."""
+    """Wall time spent in chosen functions, by a label of each call, and a cProfile of every
+    thread started while it profiles (cProfile follows one thread: the worker threads that
+    run the REST answers get one each, the event loop's its own)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.profilers: dict[int, cProfile.Profile] = {}
+        self.profilers: list[cProfile.Profile] = []
         self.spent_ns: dict[str, list[int]] = {}
 
-    def _profiler(self) -> cProfile.Profile | None:
-        if threading.current_thread() is threading.main_thread():
-            return None
+    def _start_profiler(self, frame: Any, event: str, arg: Any) -> None:
+        profiler = cProfile.Profile()
         with self.lock:
-            return self.profilers.setdefault(threading.get_ident(), cProfile.Profile())
+            self.profilers.append(profiler)
+        profiler.enable()  # replaces this hook for the rest of the thread's life
 
     @contextlib.contextmanager
-    def watching(self, tenant_class: Any) -> Iterator[None]:
-        """Within: every ``Tenant.run`` is timed (and profiled in its worker thread)."""
-        original = tenant_class.run
-
-        def run(tenant: Any, command: Any, *args: Any, **kwargs: Any) -> Any:
-            profiler = self._profiler()
-            start = time.perf_counter_ns()
-            if profiler is not None:
-                profiler.enable()
-            try:
-                return original(tenant, command, *args, **kwargs)
-            finally:
-                if profiler is not None:
-                    profiler.disable()
-                spent = time.perf_counter_ns() - start
-                with self.lock:
-                    self.spent_ns.setdefault(command.key.split(":")[0], []).append(spent)
-
-        tenant_class.run = run
+    def profiling_threads(self) -> Iterator[None]:
+        """Within: each new thread runs under a profiler of its own."""
+        threading.setprofile(self._start_profiler)
         try:
             yield
         finally:
-            tenant_class.run = original
+            threading.setprofile(None)  # type: ignore[arg-type]
+
+    @contextlib.contextmanager
+    def timing(self, owner: Any, name: str, label: Callable[..., str]) -> Iterator[None]:
+        """Within: every call of ``owner.name`` is timed under ``label(*arguments)``."""
+        original = getattr(owner, name)
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter_ns()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent = time.perf_counter_ns() - start
+                with self.lock:
+                    self.spent_ns.setdefault(label(*args), []).append(spent)
+
+        setattr(owner, name, timed)
+        try:
+            yield
+        finally:
+            setattr(owner, name, original)
+
+    def worker_stats(self) -> pstats.Stats | None:
+        """The worker threads' profiles, merged."""
+        if not self.profilers:
+            return None
+        merged = pstats.Stats(self.profilers[0])
+        for profiler in self.profilers[1:]:
+            merged.add(profiler)
+        return merged
 
 
 def serve(db: str, port: int, profile_out: str | None) -> None:
     """Serve ``bench_app`` over the tenant in ``db`` at 127.0.0.1:``port`` until SIGTERM;
     with ``profile_out``, profile it and write ``<profile_out>.loop``, ``.workers`` (cProfile
-    stats) and ``.stages`` (JSON: ns spent in ``Tenant.run`` per verb) when it stops."""
+    stats) and ``.stages`` (JSON: ns spent in the transport's ``answer`` and in
+    ``Tenant.run``, by method or verb) when it stops."""
     import uvicorn
 
+    import arest.transports.rest
     from arest.runtime import Tenant
 
     def stop(number: int, frame: Any) -> None:
@@ -265,13 +281,19 @@ def serve(db: str, port: int, profile_out: str | None) -> None:
     signal.signal(signal.SIGTERM, stop)
     clock = StageClock()
     loop = cProfile.Profile()
-    watching = contextlib.nullcontext() if profile_out is None else clock.watching(Tenant)
-    with Tenant.open(EXAMPLE, db=db) as tenant, watching, \
-            contextlib.closing(DurableEcho(f"{db}.echo")) as store:
+    with contextlib.ExitStack() as stack:
+        tenant = stack.enter_context(Tenant.open(EXAMPLE, db=db))
+        store = stack.enter_context(contextlib.closing(DurableEcho(f"{db}.echo")))
+        if profile_out is not None:
+            stack.enter_context(clock.timing(
+                Tenant, "run", lambda tenant, command, *rest: f"Tenant.run {command.verb}"))
+            stack.enter_context(clock.timing(
+                arest.transports.rest, "answer",
+                lambda tenant, request: f"answer() {request.method}"))
+            stack.enter_context(clock.profiling_threads())
+            loop.enable()
         config = uvicorn.Config(bench_app(tenant, port, store), host="127.0.0.1", port=port,
                                 log_level="warning")
-        if profile_out is not None:
-            loop.enable()
         try:
             uvicorn.Server(config).run()
         except KeyboardInterrupt:
@@ -281,12 +303,9 @@ def serve(db: str, port: int, profile_out: str | None) -> None:
     if profile_out is None:
         return
     loop.dump_stats(f"{profile_out}.loop")
-    workers = list(clock.profilers.values())
-    if workers:
-        merged = pstats.Stats(workers[0])
-        for profiler in workers[1:]:
-            merged.add(profiler)
-        merged.dump_stats(f"{profile_out}.workers")
+    workers = clock.worker_stats()
+    if workers is not None:
+        workers.dump_stats(f"{profile_out}.workers")
     Path(f"{profile_out}.stages").write_text(json.dumps(clock.spent_ns))
 
 
@@ -331,35 +350,78 @@ def build(size: int, path: str) -> dict[str, Any]:
             "bytes": Path(path).stat().st_size}
 
 
+LAYERS = ("tenant.call", "answer()", "answer() in anyio.to_thread")
+"""The steps under a REST round trip, each timed alone: the command; the REST answer (route
+match, plan, permission check, ``Tenant.run``, response), pure; the same from the event
+loop through a worker thread, as the transport calls it."""
+
+
+async def _layers(tenant: Any, size: int, calls: int, warmup: int) -> dict[str, list[int]]:
+    import anyio.to_thread
+
+    from arest.rest.answer import Request, answer
+    from arest.system.permissions import AGENT_PRINCIPAL
+
+    clock = time.perf_counter_ns
+    id = reader(size)
+    numbers = iter(range(10**9))
+
+    def posted(prefix: str) -> Request:
+        body = json.dumps(customer(next(numbers), prefix)).encode()
+        return Request("POST", "/customers", AGENT_PRINCIPAL, body=body,
+                       content_type="application/json")
+
+    def command(verb: str) -> dict[str, Any]:
+        if verb == "read":
+            return tenant.call("read:Customer", {"id": id}, "Agent")
+        return tenant.call("create:Customer", customer(next(numbers), "l"), "Agent")
+
+    get = Request("GET", item_path(id), AGENT_PRINCIPAL)
+    steps: dict[str, Callable[[], Any]] = {}
+    for verb in ("read", "create"):
+        async def alone(verb: str = verb) -> Any:
+            out = command(verb)
+            return 200 if "error" not in out and out.get("rejected") is not True else out
+
+        async def pure(verb: str = verb) -> Any:
+            return answer(tenant, get if verb == "read" else posted("a")).status
+
+        async def hopped(verb: str = verb) -> Any:
+            request = get if verb == "read" else posted("h")
+            return (await anyio.to_thread.run_sync(answer, tenant, request)).status
+
+        steps |= {f"{LAYERS[0]} {verb}": alone, f"{LAYERS[1]} {verb}": pure,
+                  f"{LAYERS[2]} {verb}": hopped}
+    samples: dict[str, list[int]] = {}
+    for label, step in steps.items():
+        expected = 201 if label.endswith("create") and "answer" in label else 200
+        samples[label] = []
+        for number in range(warmup + calls):
+            start = clock()
+            status = await step()
+            spent = clock() - start
+            if status != expected:
+                raise BadAnswer(f"{label}: {status}")
+            if number >= warmup:
+                samples[label].append(spent)
+    return samples
+
+
 def measure_layers(size: int, path: str, calls: int, warmup: int) -> dict[str, Any]:
-    """``tenant.call`` of the read and of the create, timed in this (fresh) process over a
-    copy of the database at ``path``; each sample in ns."""
+    """The :data:`LAYERS` of the read and of the create, timed in this (fresh) process over
+    a copy of the database at ``path``; each sample in ns."""
+    import anyio
+
     import arest
 
     copy = Path(tempfile.mkdtemp(dir=Path(path).parent)) / Path(path).name
     shutil.copyfile(path, copy)
-    _log(f"layers, N = {size:,}: tenant.call alone")
-    clock = time.perf_counter_ns
-    read = {"id": reader(size)}
-    samples: dict[str, list[int]] = {"read": [], "create": []}
-    with arest.Tenant.open(EXAMPLE, db=copy) as tenant:
-        numbers = iter(range(10**9))
-        steps: dict[str, Callable[[], dict[str, Any]]] = {
-            "read": lambda: tenant.call("read:Customer", read, "Agent"),
-            "create": lambda: tenant.call("create:Customer", customer(next(numbers), "l"),
-                                          "Agent"),
-        }
-        for name, step in steps.items():
-            for number in range(warmup + calls):
-                start = clock()
-                out = step()
-                spent = clock() - start
-                if "error" in out or out.get("rejected") is True:
-                    raise BadAnswer(f"tenant.call {name}: {out}")
-                if number >= warmup:
-                    samples[name].append(spent)
-    shutil.rmtree(copy.parent)
-    return samples
+    _log(f"layers, N = {size:,}: in process, no HTTP")
+    try:
+        with arest.Tenant.open(EXAMPLE, db=copy) as tenant:
+            return anyio.run(_layers, tenant, size, calls, warmup)
+    finally:
+        shutil.rmtree(copy.parent)
 
 
 # round trips ---------------------------------------------------------------------------
@@ -639,8 +701,8 @@ def profile(calls: int, size: int, folder: str) -> str:
           "profiler", file=report)
     for label, ms in round_trips.items():
         print(f"- {label}: {ms:.3f} ms per round trip", file=report)
-    for verb, spent in stages.items():
-        print(f"- Tenant.run {verb}: {statistics.median(spent) / 1e6:.3f} ms median, "
+    for stage, spent in stages.items():
+        print(f"- {stage}: {statistics.median(spent) / 1e6:.3f} ms median, "
               f"{len(spent):,} calls", file=report)
     for part in ("loop", "workers"):
         path = Path(f"{out}.{part}")
@@ -769,20 +831,23 @@ def report(results: dict[str, Any], plan: Plan) -> str:
     for found in sizes:
         trips = found["round_trips"]
         for verb, label in (("read", REST_GET), ("create", REST_POST)):
-            alone = _ms(found["layers"][verb])["median"]
+            steps = {step: _ms(found["layers"][f"{step} {verb}"])["median"]
+                     for step in LAYERS}
             whole = _ms(trips[label]["samples_ns"])["median"]
             trivial = _ms(trips[BASELINE_OF[label]]["samples_ns"])["median"]
             layers[f"{verb}, N = {found['size']:,}"] = {
-                "alone": alone, "whole": whole, "trivial": trivial,
-                "rest": whole - trivial - alone}
-    out.append("**Layers**: median ms of `tenant.call` alone (fresh process, a copy of the "
-               "database), of the round trip, of the trivial route's, and what is left for "
-               "HTTP-side REST work (round trip − trivial − tenant.call)\n")
+                **steps, "whole": whole, "trivial": trivial,
+                "left": whole - trivial - steps[LAYERS[-1]]}
+    out.append("**Layers**: median ms of each step alone, in a fresh process over a copy of "
+               "the database, no HTTP (`answer()` is `arest.rest.answer.answer`, the whole "
+               "REST request but the HTTP, run by the transport in a worker thread); the "
+               "round trips; and what is left for the transport's HTTP handling beyond the "
+               "trivial route's (round trip − trivial − answer in a thread)\n")
     out.append(format_table(layers, [
-        Column("alone", "tenant.call ms", "{:,.3f}", ratio=False),
+        *(Column(step, f"{step} ms", "{:,.3f}", ratio=False) for step in LAYERS),
         Column("whole", "round trip ms", "{:,.3f}", ratio=False),
         Column("trivial", "trivial ms", "{:,.3f}", ratio=False),
-        Column("rest", "REST layer ms", "{:+,.3f}", ratio=False)], "", label="command, N")
+        Column("left", "left ms", "{:+,.3f}", ratio=False)], "", label="command, N")
         + "\n")
     for found in sizes:
         if "throughput" not in found:

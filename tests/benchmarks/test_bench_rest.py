@@ -51,6 +51,11 @@ def test_the_quick_round_trips_time_every_row_and_every_create_lands(tmp_path: P
     assert all(len(trips[row]["samples_ns"]) == 40 for row in ROWS)
     assert found["population_after"] == 100 + 10 + 40
     assert "throughput" not in found
+    layers = found["layers"]
+    assert isinstance(layers, dict)
+    assert sorted(layers) == sorted(f"{step} {verb}" for verb in ("read", "create") for step in
+                                    ("tenant.call", "answer()", "answer() in anyio.to_thread"))
+    assert all(len(samples) == 40 for samples in layers.values())
 
 
 @pytest.mark.slow
