@@ -6,7 +6,9 @@ The server, a process of its own (``--serve``): the app ``arest serve`` builds
 (``Web``, ``mount(web, web_transports())``, ``web_app``: the key check, ``/mcp``, ``/sse``
 and the ``rest`` transport), with one more route, ``/trivial``, the baseline of every ratio:
 
-* ``GET /trivial`` answers a constant two-field object as JSON (200);
+* ``GET /trivial`` answers a constant two-field object as JSON (200): the budget's baseline;
+* ``GET /trivial/thread`` answers the same after a hop through a worker thread
+  (``anyio.to_thread``, as the REST transport runs every answer): what the hop costs;
 * ``POST /trivial`` parses the JSON body and echoes it back (201): what a JSON API does at
   the least for a create, with nothing validated or stored: the budget's baseline;
 * ``POST /trivial/durable`` does the same after an ``INSERT`` and ``COMMIT`` of the body in a
@@ -88,15 +90,16 @@ EXAMPLE = REPO / "readings" / "orders"
 
 TRIVIAL_GET, REST_GET = "GET /trivial", "GET /customers/<id>"
 TRIVIAL_POST, REST_POST = "POST /trivial", "POST /customers"
-DURABLE_POST = "POST /trivial/durable"
-ROWS = (TRIVIAL_GET, REST_GET, TRIVIAL_POST, DURABLE_POST, REST_POST)
-BASELINE_OF = {REST_GET: TRIVIAL_GET, DURABLE_POST: TRIVIAL_POST, REST_POST: TRIVIAL_POST}
+THREADED_GET, DURABLE_POST = "GET /trivial/thread", "POST /trivial/durable"
+ROWS = (TRIVIAL_GET, THREADED_GET, REST_GET, TRIVIAL_POST, DURABLE_POST, REST_POST)
+BASELINE_OF = {THREADED_GET: TRIVIAL_GET, REST_GET: TRIVIAL_GET, DURABLE_POST: TRIVIAL_POST,
+               REST_POST: TRIVIAL_POST}
 """The row each row's ratio is against (a row without one is a baseline)."""
 DURABLE_OF = {REST_POST: DURABLE_POST}
 """A second ratio, against the trivial route that also waits for the disk."""
 BUDGET = {REST_GET: 1.5, REST_POST: 2.0}
-PATHS = {TRIVIAL_GET: "/trivial", TRIVIAL_POST: "/trivial", DURABLE_POST: "/trivial/durable",
-         REST_POST: "/customers"}
+PATHS = {TRIVIAL_GET: "/trivial", THREADED_GET: "/trivial/thread", TRIVIAL_POST: "/trivial",
+         DURABLE_POST: "/trivial/durable", REST_POST: "/customers"}
 TRIVIAL_ENTITY = {"id": "trivial", "Name": "Trivial"}
 WRK_MISSING = ("bench_rest.py: the throughput part needs wrk, which is not on PATH: install it "
                "(apt-get install wrk) or run with --no-throughput")
@@ -175,6 +178,9 @@ def bench_app(tenant: Any, port: int, store: DurableEcho) -> Any:
             return JSONResponse(await request.json(), status_code=201)
         return JSONResponse(TRIVIAL_ENTITY)
 
+    async def threaded(request: Request) -> Response:
+        return JSONResponse(await anyio.to_thread.run_sync(dict, TRIVIAL_ENTITY))
+
     async def durable(request: Request) -> Response:
         body = await request.body()
         echoed = json.loads(body)
@@ -184,6 +190,7 @@ def bench_app(tenant: Any, port: int, store: DurableEcho) -> Any:
     web = Web(tenant, Access(), security_for("127.0.0.1", port))
     mounted = mount(web, web_transports())
     baseline = WebRoutes([Route("/trivial", trivial, methods=["GET", "POST"]),
+                          Route("/trivial/thread", threaded, methods=["GET"]),
                           Route("/trivial/durable", durable, methods=["POST"])])
     return web_app(web, [baseline, *mounted.values()])
 
@@ -517,6 +524,7 @@ def rows_for(size: int) -> list[Row]:
     id = reader(size)
     return [
         Row(TRIVIAL_GET, lambda: ("GET", "/trivial", None), check_trivial_get),
+        Row(THREADED_GET, lambda: ("GET", "/trivial/thread", None), check_trivial_get),
         Row(REST_GET, lambda: ("GET", item_path(id), None), check_read(id)),
         Row(TRIVIAL_POST, posts("/trivial", "t"), check_trivial_post(TRIVIAL_POST)),
         Row(DURABLE_POST, posts("/trivial/durable", "d"), check_trivial_post(DURABLE_POST)),
@@ -633,7 +641,8 @@ def measure_throughput(wrk: str, port: int, size: int, plan: Plan, folder: str
     script.write_text(WRK_SCRIPT)
     paths = {**PATHS, REST_GET: item_path(reader(size))}
     found = []
-    for group in ((TRIVIAL_GET, REST_GET), (TRIVIAL_POST, DURABLE_POST, REST_POST)):
+    for group in ((TRIVIAL_GET, THREADED_GET, REST_GET),
+                  (TRIVIAL_POST, DURABLE_POST, REST_POST)):
         for clients in plan.concurrency:
             for label in group:
                 method = label.split()[0]

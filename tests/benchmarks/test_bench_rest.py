@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_rest.py"
-ROWS = ["GET /trivial", "GET /customers/<id>", "POST /trivial", "POST /trivial/durable",
-        "POST /customers"]
+ROWS = ["GET /trivial", "GET /trivial/thread", "GET /customers/<id>", "POST /trivial",
+        "POST /trivial/durable", "POST /customers"]
 
 
 def bench(*options: str, path: str | None = None) -> subprocess.CompletedProcess[str]:
