@@ -29,22 +29,25 @@ middle of the N; each ``POST /customers`` creates a new Customer (a unique id, a
 Every answer is checked: status, body, ``ETag`` on a read, ``Location`` on a create.
 
 Throughput, with ``wrk`` in a process of its own (one wrk thread, keep-alive connections,
-1, 8 and 32 concurrent clients, ``--seconds`` each): the four rows again; the POSTs come
+1, 8 and 32 concurrent clients, ``--seconds`` each): the six rows again; the POSTs come
 from a Lua script whose ``request`` makes a new id on each call, and run after the GETs (they
 grow the population).  Requests per second, latency p50 and p99 (wrk's histogram), and any
 answer that was not 2xx, which fails the run.
 
-Layers, in one more fresh process, on a copy of the database: ``tenant.call`` of the read
-and of the create alone, with no HTTP: the part of a round trip the tenant takes.
+Layers, in one more fresh process, on a copy of the database, no HTTP: ``tenant.call`` of
+the read and of the create; ``arest.rest.answer.answer`` (the whole REST request but the
+HTTP: route, plan, permission, ``Tenant.run``, response); and ``answer`` through
+``anyio.to_thread``, as the transport calls it.
 
 Budget: median round trip of ``GET /customers/<id>`` ≤ 1.5× ``GET /trivial``, and of ``POST
 /customers`` ≤ 2× ``POST /trivial``, at every N.
 
 Run ``python benchmarks/bench_rest.py`` (N = 1,000, 10,000 and 100,000; 400 timed calls per
-row, 5 s per wrk run: a few minutes on 2 cores, most of it building the databases),
-``--quick`` for a smoke run, ``--no-throughput`` to skip wrk, ``--profile N`` for a cProfile
-of N reads and N creates in the server process (its event loop, and the worker threads that
-run ``Tenant.run``), ``--json PATH`` to keep the figures.  The throughput part needs ``wrk``
+row; 45 wrk runs of 5 s: about 13 minutes on 2 busy cores, the wrk runs and the build of
+the largest tenant the most of it), ``--quick`` for a smoke run, ``--no-throughput`` to skip
+wrk, ``--profile N`` for a cProfile of the server over N round trips of ``GET /trivial``,
+``GET /customers/<id>`` and ``POST /customers`` (its event loop and its worker threads),
+``--json PATH`` to keep the figures.  The throughput part needs ``wrk``
 (``apt-get install wrk``); without it the benchmark says so and exits 2.
 """
 
@@ -610,7 +613,7 @@ def wrk_path() -> str:
 def wrk_version(wrk: str) -> str:
     """The first line wrk prints about itself."""
     shown = subprocess.run([wrk, "--version"], capture_output=True, text=True)
-    return (shown.stdout or shown.stderr).splitlines()[0].strip()
+    return (shown.stdout or shown.stderr).splitlines()[0].split(" Copyright")[0].strip()
 
 
 def run_wrk(wrk: str, script: Path, port: int, clients: int, seconds: int, method: str,
@@ -687,40 +690,38 @@ def measure_size(size: int, plan: Plan, folder: str, wrk: str | None) -> dict[st
 # profile -------------------------------------------------------------------------------
 
 
+PROFILED = (TRIVIAL_GET, REST_GET, REST_POST)
+
+
 def profile(calls: int, size: int, folder: str) -> str:
-    """cProfile of ``calls`` reads and ``calls`` creates in the server process over ``size``
-    Customers: its event loop's thread and its worker threads (``Tenant.run``), and the
-    wall time ``Tenant.run`` took per verb."""
+    """cProfile of ``calls`` round trips of each :data:`PROFILED` row, each in a server
+    process of its own over ``size`` Customers: its event loop's thread and its worker
+    threads, and the wall time the transport's ``answer`` and ``Tenant.run`` took."""
     db = Path(folder) / f"orders-{size}.db"
     run_isolated(SCRIPT, "build", {"size": size, "path": str(db)})
-    out = Path(folder) / "server"
-    rows = [row for row in rows_for(size) if row.label in (REST_GET, REST_POST)]
-    round_trips: dict[str, float] = {}
-    with running_server(db, folder, profile_out=out) as port, \
-            contextlib.closing(Connection(port)) as connection:
-        for row in rows:
+    report = io.StringIO()
+    for row in [row for row in rows_for(size) if row.label in PROFILED]:
+        out = Path(folder) / f"server-{PROFILED.index(row.label)}"
+        with running_server(db, folder, profile_out=out) as port, \
+                contextlib.closing(Connection(port)) as connection:
             start = time.perf_counter_ns()
             for _ in range(calls):
                 method, path, body = row.request()
                 row.check(body, connection.send(method, path, body))
-            round_trips[row.label] = (time.perf_counter_ns() - start) / calls / 1e6
-    report = io.StringIO()
-    stages = json.loads(Path(f"{out}.stages").read_text())
-    print(f"## server, N = {size:,}, {calls:,} reads then {calls:,} creates, under the "
-          "profiler", file=report)
-    for label, ms in round_trips.items():
-        print(f"- {label}: {ms:.3f} ms per round trip", file=report)
-    for stage, spent in stages.items():
-        print(f"- {stage}: {statistics.median(spent) / 1e6:.3f} ms median, "
-              f"{len(spent):,} calls", file=report)
-    for part in ("loop", "workers"):
-        path = Path(f"{out}.{part}")
-        if not path.exists():
-            continue
-        stats = pstats.Stats(str(path), stream=report).strip_dirs()
-        for order in ("tottime", "cumulative"):
-            print(f"\n### {part}, by {order}", file=report)
-            stats.sort_stats(order).print_stats(25)
+            per_call = (time.perf_counter_ns() - start) / calls / 1e6
+        print(f"\n## {row.label}, N = {size:,}: {calls:,} round trips, {per_call:.3f} ms each "
+              "under the profiler", file=report)
+        for stage, spent in json.loads(Path(f"{out}.stages").read_text()).items():
+            print(f"- {stage}: {statistics.median(spent) / 1e6:.3f} ms median, "
+                  f"{len(spent):,} calls", file=report)
+        for part in ("loop", "workers"):
+            path = Path(f"{out}.{part}")
+            if not path.exists():
+                continue
+            stats = pstats.Stats(str(path), stream=report).strip_dirs()
+            for order in ("tottime", "cumulative"):
+                print(f"\n### {part}, by {order}", file=report)
+                stats.sort_stats(order).print_stats(20)
     return report.getvalue()
 
 
@@ -913,8 +914,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--from-json", type=Path, default=None,
                         help="print the tables of a saved run")
     parser.add_argument("--profile", type=int, default=None, metavar="CALLS",
-                        help="print a cProfile of CALLS reads and creates in the server, at "
-                             "the largest N")
+                        help="print a cProfile of the server over CALLS round trips of "
+                             "GET /trivial, GET /customers/<id> and POST /customers, at the "
+                             "largest N")
     parser.add_argument("--serve", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--profile-out", default=None, help=argparse.SUPPRESS)
