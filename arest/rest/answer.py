@@ -32,10 +32,13 @@ from arest.compiler.cells import NOUN_OBJECT_TYPES, NOUN_PLURALS
 from arest.compiler.links import plural as plural_of
 from arest.errors import envelope
 from arest.forml2 import metamodel
+from arest.rest.openapi import document
 from arest.rest.routes import (
     COLLECTION,
+    DEFAULT_LIMIT,
     ENTRY,
     ITEM_PRECONDITIONS,
+    MAX_LIMIT,
     OPENAPI,
     STATUS_OF_CODE,
     Endpoint,
@@ -52,8 +55,6 @@ from arest.system.permissions import Principal, forbidden
 
 JSON: Final = "application/json"
 PROBLEM: Final = "application/problem+json"
-DEFAULT_LIMIT: Final = 50
-MAX_LIMIT: Final = 1000
 MAX_BODY_BYTES: Final = 1 << 20
 """The largest body a request may carry (1 MiB): more is 413, unread."""
 
@@ -469,10 +470,6 @@ def _answer(tenant: Tenant, request: Request) -> Response:
         return Response(200, entry_point(state, everything))
     if endpoint.path == OPENAPI:
         query.none_left("none")
-        try:  # TEMPORARY until the generator lands
-            from arest.rest.openapi import document  # type: ignore[import-not-found]
-        except ImportError:
-            raise Problem("unknown_path", "no OpenAPI document yet") from None
         return Response(200, document(state))
     planned = plan(state, endpoint, values, query, body)
     command = planned.command

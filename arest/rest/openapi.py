@@ -43,7 +43,6 @@ from arest.compiler.fields import status_fact_type
 from arest.compiler.links import PARENT, RELATED
 from arest.compiler.schema import Schema, schema_of
 from arest.rest.representations import (
-    COUNT,
     JSON,
     TEXT,
     NounView,
@@ -60,7 +59,15 @@ from arest.rest.representations import (
     transition_body,
     update_body,
 )
-from arest.rest.routes import ENDPOINTS, RESERVED_SEGMENTS, STATUS_OF_CODE, Endpoint, statuses
+from arest.rest.routes import (
+    DEFAULT_LIMIT,
+    ENDPOINTS,
+    MAX_LIMIT,
+    RESERVED_SEGMENTS,
+    STATUS_OF_CODE,
+    Endpoint,
+    statuses,
+)
 from arest.runtime.footprint import Footprint
 from arest.system.commands import VERBS
 from arest.system.derive import derived_mode
@@ -169,7 +176,9 @@ def _location(required: bool = True) -> JSON:
 # Parameters -----------------------------------------------------------------------------
 
 def _path(name: str) -> JSON:
-    return {"name": name, "in": "path", "required": True, "schema": TEXT}
+    # An empty segment addresses nothing: ``/orders/`` is the collection.
+    return {"name": name, "in": "path", "required": True,
+            "schema": {"type": "string", "minLength": 1}}
 
 
 def _query(name: str, schema: JSON, required: bool = False, description: str = "") -> JSON:
@@ -179,7 +188,8 @@ def _query(name: str, schema: JSON, required: bool = False, description: str = "
     return out
 
 
-_PAGE = [_query("limit", {**COUNT, "maximum": 1000}, description="At most this many (50)."),
+_PAGE = [_query("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
+                description=f"At most this many ({DEFAULT_LIMIT})."),
          _query("cursor", TEXT, description="The next link's cursor.")]
 _RESERVED_QUERY = {"limit", "cursor", "all"}
 _ALL = _query("all", {"type": "boolean"}, description="With the metamodel's too.")
@@ -248,7 +258,7 @@ def _noun_operations(tenant: _Tenant, endpoint: Endpoint) -> Iterator[Operation]
             yield base, "post", made(
                 _ok(f"The {view.name} made.", _result(entity), headers=_location(),
                     links=_made_links(tenant, view, "$response.body#/entity/id")),
-                body=_body(tenant.noun_ref(view.name, ".create")))
+                body=_body(tenant.noun_ref(view.name, ".create"), required=False))
         elif endpoint.verb == "read":
             yield base + "/{id}", "get", made(
                 _ok(f"The {view.name}.", entity, headers={"ETag": {
@@ -257,7 +267,7 @@ def _noun_operations(tenant: _Tenant, endpoint: Endpoint) -> Iterator[Operation]
         elif endpoint.verb == "update":
             yield base + "/{id}", "patch", made(
                 _ok(f"The {view.name} updated.", _result(entity)), parameters=item,
-                body=_body(tenant.noun_ref(view.name, ".update")))
+                body=_body(tenant.noun_ref(view.name, ".update"), required=False))
         elif endpoint.verb == "delete":
             deleted = {"type": ["object", "null"]}
             yield base + "/{id}", "delete", made(
@@ -270,15 +280,11 @@ def _noun_operations(tenant: _Tenant, endpoint: Endpoint) -> Iterator[Operation]
             for link in view.links:
                 if link.rel == PARENT:
                     continue
-                if link.rel == RELATED:
-                    answer = rows(tenant.schema.fact_types[link.fact_type].roles)
-                    parameters = item
-                else:
-                    answer = collection(tenant.noun_ref(link.noun))
-                    parameters = [*item, *_PAGE]
+                answer = rows(tenant.schema.fact_types[link.fact_type].roles) \
+                    if link.rel == RELATED else collection(tenant.noun_ref(link.noun))
                 yield f"{base}/{{id}}/{link.key}", "get", made(
                     _ok(f"The {link.rel} of a {view.name}: {link.key}.", answer),
-                    op=f"navigate_{noun}_{component(link.key)}", parameters=parameters)
+                    op=f"navigate_{noun}_{component(link.key)}", parameters=[*item, *_PAGE])
 
 
 def _assertable(state: State, fact_type: str, roles: tuple[str, ...]) -> bool:
@@ -295,6 +301,7 @@ def _fact_operations(state: State, tenant: _Tenant, endpoint: Endpoint
         path = endpoint.path.replace("{fact_type}", fact_type)
         op = f"{endpoint.operation}_{fact_type}"
         role_filters = [_query(name, TEXT) for name in role_names(roles)]
+        role_values = [_query(name, TEXT, required=True) for name in role_names(roles)]
 
         def made(success: JSON, parameters: list[JSON] | None = None,
                  body: JSON | None = None, op: str = op) -> JSON:
@@ -303,8 +310,7 @@ def _fact_operations(state: State, tenant: _Tenant, endpoint: Endpoint
         if endpoint.verb == "query":
             yield path, "get", made(_ok("The facts.", rows(roles)), role_filters)
         elif endpoint.verb == "explain":
-            required = [_query(name, TEXT, required=True) for name in role_names(roles)]
-            yield path, "get", made(_ok("How the fact holds.", ref("Explanation")), required)
+            yield path, "get", made(_ok("How the fact holds.", ref("Explanation")), role_values)
         elif endpoint.verb == "verify":
             yield path, "post", made(_ok("What asserting it would violate.",
                                          ref("Verification")), body=_body(bindings(roles)))
@@ -314,8 +320,8 @@ def _fact_operations(state: State, tenant: _Tenant, endpoint: Endpoint
             yield path, "post", made(_ok("The fact asserted.", _result(fact={"type": "object"})),
                                      body=_body(bindings(roles)))
         elif endpoint.verb == "retract":
-            yield path, "delete", made(_ok("The fact retracted.", _result()), role_filters,
-                                       _body(bindings(roles), required=False))
+            # The bindings may come as a body too; the query is the form every client has.
+            yield path, "delete", made(_ok("The fact retracted.", _result()), role_values)
 
 
 def _fixed_operation(tenant: _Tenant, endpoint: Endpoint) -> Iterator[Operation]:

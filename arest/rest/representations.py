@@ -194,21 +194,21 @@ def _writable(view: NounView) -> list[Field]:
 
 
 def update_body(view: NounView) -> JSON:
-    """What ``update:<Noun>`` takes (PATCH): any writable field; ``id`` only the path's."""
-    properties: JSON = {"id": ATOM}
-    properties.update({field.name: _given(view, field) for field in _writable(view)})
+    """What ``update:<Noun>`` takes (PATCH): any writable field (the id is the path's)."""
+    properties = {field.name: _given(view, field) for field in _writable(view)}
     return {**closed(obj(**properties)), "description": f"Fields of a {view.name} to set."}
 
 
 def create_body(view: NounView) -> JSON:
-    """What ``create:<Noun>`` takes (POST): the id (or its reference components) and the
-    fields, the mandatory ones required unless the id gives them (a reference component)."""
-    body = update_body(view)
-    required = sorted(view.mandatory.intersection(f.name for f in _writable(view))
-                      - set(view.reference))
-    if required:
-        body["required"] = required
-    return {**body, "description": f"A new {view.name}: its id and fields."}
+    """What ``create:<Noun>`` takes (POST): the id, or its reference components, each one
+    value, and the fields, the mandatory ones required unless the id gives them."""
+    properties: JSON = {"id": ATOM}
+    for field in _writable(view):
+        properties[field.name] = ATOM if field.name in view.reference \
+            else _given(view, field)
+    required = sorted(view.mandatory.intersection(properties) - set(view.reference))
+    return {**closed(obj(required, **properties)),
+            "description": f"A new {view.name}: its id and fields."}
 
 
 def transition_body(view: NounView) -> JSON:

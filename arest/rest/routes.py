@@ -104,6 +104,11 @@ STATUS_OF_CODE: Final[Mapping[str, int]] = {
 ``forbidden_origin`` (an Origin it does not allow) and ``rejected`` (alethic violations).
 A code not listed is 400: every error is about what the client sent."""
 
+DEFAULT_LIMIT: Final = 50
+"""The most items a page of a collection holds when ``?limit=`` does not say."""
+MAX_LIMIT: Final = 1000
+"""The most ``?limit=`` may ask for."""
+
 ITEM_PRECONDITIONS: Final = frozenset({("PATCH", ITEM), ("DELETE", ITEM),
                                        ("POST", ITEM + "/transition")})
 """The operations that honour ``If-Match`` (412 when the entity changed)."""
