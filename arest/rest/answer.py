@@ -201,12 +201,16 @@ def _body(request: Request, endpoint: Endpoint) -> Any:
                       f"a body is sent as {JSON}, not {media or 'without a Content-Type'}",
                       accepted=[JSON])
     try:
-        return checked_input(json.loads(request.body, parse_constant=_not_a_number), "$")
+        value = checked_input(json.loads(request.body, parse_constant=_not_a_number), "$")
     except RecursionError:
         raise Problem("invalid_input", "the body nests too deeply", path="$",
                       expected="JSON nested at most 64 deep") from None
     except (ValueError, UnicodeDecodeError) as error:
         raise Problem("not_json", f"the body is not JSON: {error}") from None
+    if value is None:  # null is a value of the wrong shape, not the absence of a body
+        raise Problem("invalid_input", "the body is null", path="$",
+                      expected="a JSON object (or list of bindings), or no body")
+    return value
 
 
 def _not_a_number(name: str) -> Any:
