@@ -190,7 +190,7 @@ def segments(path: str) -> tuple[str, ...]:
 
 def _body(request: Request, endpoint: Endpoint) -> Any:
     """The request's JSON body (None when it has none)."""
-    if not request.body.strip():
+    if not request.body:
         return None
     if not has_body(endpoint):
         raise Problem("invalid_input", f"{endpoint.method} {endpoint.path} takes no body",

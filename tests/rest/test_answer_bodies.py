@@ -36,3 +36,9 @@ def test_a_null_body_is_invalid_input(tenant: arest.Tenant, method: str, path: s
 def test_no_body_is_still_an_empty_update(tenant: arest.Tenant) -> None:
     response = answer(tenant, Request("PATCH", "/customers/ann", EVERYTHING))
     assert response.status == 200
+
+
+def test_a_body_of_whitespace_is_not_json(tenant: arest.Tenant) -> None:
+    response = answer(tenant, Request("POST", "/customers", EVERYTHING, body=b"\n",
+                                      content_type="application/json"))
+    assert (response.status, response.body["code"]) == (400, "not_json")
