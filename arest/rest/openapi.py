@@ -192,7 +192,8 @@ _PAGE = [_query("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT}
                 description=f"At most this many ({DEFAULT_LIMIT})."),
          _query("cursor", TEXT, description="The next link's cursor.")]
 _RESERVED_QUERY = {"limit", "cursor", "all"}
-_ALL = _query("all", {"type": "boolean"}, description="With the metamodel's too.")
+_ALL = _query("all", {"anyOf": [{"type": "boolean"}, {"type": "string", "enum": ["", "1", "0"]}]},
+              description="With the metamodel's too (``?all`` alone is true).")
 
 
 def _filters(view: NounView) -> list[JSON]:
