@@ -58,7 +58,8 @@ from arest.algebra import Object
 from arest.compiler.cells import links_cell
 from arest.compiler.fields import status_fact_type
 from arest.compiler.schema import FactTypeInfo, Schema
-from arest.forml2.urls import plural, slug
+from arest.forml2.urls import plural as plural
+from arest.forml2.urls import slug as slug
 
 PARENT, CHILDREN, PEERS, RELATED = "parent", "children", "peers", "related"
 RELS = (PARENT, CHILDREN, PEERS, RELATED)

@@ -62,9 +62,11 @@ def array(items: JSON) -> JSON:
     return {"type": "array", "items": items}
 
 
-def obj(required: list[str] | tuple[str, ...] = (), **properties: JSON) -> JSON:
-    """An object with those properties, the ``required`` ones required."""
-    out: JSON = {"type": "object", "properties": properties}
+def obj(required: list[str] | tuple[str, ...] = (), named: JSON | None = None, /,
+        **properties: JSON) -> JSON:
+    """An object with those properties (``named``, a dict, for names made from the
+    readings), the ``required`` ones required."""
+    out: JSON = {"type": "object", "properties": {**(named or {}), **properties}}
     if required:
         out["required"] = list(required)
     return out
@@ -153,8 +155,7 @@ def _shown(view: NounView, field: Field) -> JSON:
     if field.shape == "flag":
         return {"type": "boolean"}
     if field.shape == "rows":
-        return array(obj([key for key, _ in field.keys],
-                         **{key: TEXT for key, _ in field.keys}))
+        return array(obj([key for key, _ in field.keys], {key: TEXT for key, _ in field.keys}))
     value: JSON = dict(TEXT)
     if field.name in view.values:
         value["enum"] = list(view.values[field.name])
@@ -171,7 +172,7 @@ def representation(view: NounView) -> JSON:
             properties[field.name] = _shown(view, field)
     properties["_links"] = {**ref("Links"), "readOnly": True}
     required = ["id", "noun", *sorted(view.mandatory - {"status"}), "_links"]
-    return {**obj(required, **properties), "description": f"An entity of {view.name}."}
+    return {**obj(required, properties), "description": f"An entity of {view.name}."}
 
 
 def _given(view: NounView, field: Field) -> JSON:
@@ -179,7 +180,7 @@ def _given(view: NounView, field: Field) -> JSON:
     if field.shape == "flag":
         return {"type": ["boolean", "null"]}
     if field.shape == "rows":
-        row = obj([key for key, _ in field.keys], **{key: ATOM for key, _ in field.keys})
+        row = obj([key for key, _ in field.keys], {key: ATOM for key, _ in field.keys})
         return {"anyOf": [row, array(row), {"type": "null"}]}
     one: list[JSON] = [{"type": "string", "enum": list(view.values[field.name])},
                        {"type": "number"}] if field.name in view.values else [dict(ATOM)]
@@ -196,7 +197,7 @@ def _writable(view: NounView) -> list[Field]:
 def update_body(view: NounView) -> JSON:
     """What ``update:<Noun>`` takes (PATCH): any writable field (the id is the path's)."""
     properties = {field.name: _given(view, field) for field in _writable(view)}
-    return {**closed(obj(**properties)), "description": f"Fields of a {view.name} to set."}
+    return {**closed(obj((), properties)), "description": f"Fields of a {view.name} to set."}
 
 
 def create_body(view: NounView) -> JSON:
@@ -207,7 +208,7 @@ def create_body(view: NounView) -> JSON:
         properties[field.name] = ATOM if field.name in view.reference \
             else _given(view, field)
     required = sorted(view.mandatory.intersection(properties) - set(view.reference))
-    return {**closed(obj(required, **properties)),
+    return {**closed(obj(required, properties)),
             "description": f"A new {view.name}: its id and fields."}
 
 
@@ -229,15 +230,14 @@ def rows(roles: tuple[str, ...]) -> JSON:
     ['Book1', 'Book2', 'derived']
     """
     names = role_names(roles)
-    row = obj([*names, "derived"], **{name: TEXT for name in names},
-              derived={"type": "boolean"})
+    row = obj([*names, "derived"], {name: TEXT for name in names}, derived={"type": "boolean"})
     return obj(["rows", "total"], rows=array(row), total=COUNT)
 
 
 def bindings(roles: tuple[str, ...]) -> JSON:
     """A fact's bindings: role name → value, or the values in role order."""
     names = role_names(roles)
-    by_name = closed(obj(names, **{name: ATOM for name in names}))
+    by_name = closed(obj(names, {name: ATOM for name in names}))
     in_order = {**array(ATOM), "minItems": len(names), "maxItems": len(names)}
     return {"anyOf": [by_name, in_order]}
 
