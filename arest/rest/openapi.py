@@ -1,6 +1,6 @@
 """The OpenAPI 3.1 document of a tenant's REST surface (DESIGN §9), generated from its readings.
 
-    document(D) = {openapi: 3.1.0, info, servers, security, paths, components}
+    document(D) = {openapi: 3.1.0, info, security, paths, components}
 
 ``paths`` holds every endpoint of the route table (:data:`arest.rest.routes.ENDPOINTS`),
 made concrete where the tenant's schema names what a template leaves open, so a client (or
@@ -20,8 +20,8 @@ Every operation lists every status :func:`~arest.rest.routes.statuses` gives it,
 problem details (``application/problem+json``), 422 with its ``violations``.  Operation ids
 are the command table's (:attr:`~arest.rest.routes.Endpoint.operation`) with the noun or fact
 type: ``create_Order``, ``query_Order_was_placed_by_Customer``.  A create answers links to
-read and transition what it made.  The bearer scheme applies to every operation (a server
-started without keys takes requests without one).
+read, update, delete, transition and navigate what it made.  The bearer scheme applies to
+every operation (a server started without keys takes requests without one).
 
 >>> import arest
 >>> doc = document(arest.compile(ORDERS))  # Order was placed by at most one Customer
@@ -229,12 +229,17 @@ def _operation(endpoint: Endpoint, operation_id: str, tag: str, success: JSON,
 
 
 def _made_links(tenant: _Tenant, view: NounView, pointer: str) -> JSON:
-    """OpenAPI links from what a create (or propose) made to reading and transitioning it."""
+    """OpenAPI links from what a create (or propose) made to the operations on it: read,
+    update, delete, transition, and each link it can be navigated by."""
     noun = tenant.keys[view.name]
-    found: JSON = {"read": {"operationId": f"read_{noun}", "parameters": {"id": pointer}}}
-    if view.machine:
-        found["transition"] = {"operationId": f"transition_{noun}",
-                               "parameters": {"id": pointer}}
+    names = ["read", "update", "delete", *(["transition"] if view.machine else [])]
+    found: JSON = {name: {"operationId": f"{name}_{noun}", "parameters": {"id": pointer}}
+                   for name in names}
+    for link in view.links:
+        if link.rel != PARENT:
+            found.setdefault(component(link.key), {
+                "operationId": f"navigate_{noun}_{component(link.key)}",
+                "parameters": {"id": pointer}})
     return found
 
 
