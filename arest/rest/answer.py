@@ -255,7 +255,8 @@ def _limit(query: Query) -> int:
     text = query.take("limit")
     if text is None:
         return DEFAULT_LIMIT
-    if not text.isdigit() or not 1 <= int(text) <= MAX_LIMIT:
+    if not (text.isascii() and text.isdigit() and len(text) <= 4) \
+            or not 1 <= int(text) <= MAX_LIMIT:
         raise Problem("invalid_input", f"?limit= is a whole number from 1 to {MAX_LIMIT}",
                       path="?limit", expected=f"1 to {MAX_LIMIT}")
     return int(text)
