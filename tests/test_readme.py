@@ -54,8 +54,8 @@ def test_the_order_example_says_what_the_readme_says() -> None:
     out, same = arest.apply(D, "create:Order", {"id": "o-2"})
     assert (out["rejected"], out["violations"][0]["reading"], same is D) == (
         True, "Each Order was placed by exactly one Customer.", True)
-    for shown in ("Customer_has_Unpaid_Order_Count", "Order 'o-1' has Status 'Placed'.", "legal: cancel, ship",
-                  "Each Order was placed by exactly one Customer."):
+    for shown in ("Customer_has_Unpaid_Order_Count", "Order 'o-1' has Status 'Placed'.",
+                  "legal: cancel, ship", "Each Order was placed by exactly one Customer."):
         assert shown in block
 
 
