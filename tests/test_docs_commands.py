@@ -5,8 +5,9 @@ Each block runs in bash (stopping at the first failing command) in a fresh copy 
 repository, with this environment's ``arest`` and ``python`` first on the PATH and nothing
 on standard input.  A block of one ``arest serve`` line is a server: it works when it is
 still serving, and listening on its port, once it has started.  A block whose every command
-starts with ``curl`` is a session against the nearest server block before it on the same
-page: in the fresh copy that server is started exactly as its block says (on the port it
+starts with ``curl`` is a session against the nearest server before it on the same page (a
+server block, or the quick start's install block, whose command ends ``&& arest serve …``):
+in the fresh copy that server is started exactly as its command says (on the port it
 names, 4009 unless ``--port`` says otherwise, with the ``--db`` it gives, else its default
 database, new in the copy), the session runs once it listens, and the server is stopped
 after; the session works when every command succeeds.  A session with no server block
@@ -44,8 +45,7 @@ def blocks() -> list[tuple[str, str, str | None]]:
             if "pip install" not in block:
                 found.append((f"{page.relative_to(ROOT)}#{index + 1}", block,
                               server if _is_session(block) else None))
-            if _serving_port(block) is not None:
-                server = block
+            server = _server_command(block) or server
     return found
 
 
@@ -75,12 +75,21 @@ def _is_session(block: str) -> bool:
     return bool(commands) and all(re.match(r"curl\b", command) for command in commands)
 
 
-def _serving_port(block: str) -> int | None:
+def _server_command(block: str) -> str | None:
+    """The ``arest serve`` command a block of one command runs, alone or after ``&&``."""
     commands = _commands(block)
-    if len(commands) == 1 and re.match(r"^(\w+=\S+ )*arest serve\b", commands[0]):
-        port = re.search(r"--port (\d+)", commands[0])
-        return int(port.group(1)) if port else 4009
-    return None
+    if len(commands) != 1:
+        return None
+    last = commands[0].split("&&")[-1].strip()
+    return last if re.match(r"^(\w+=\S+ )*arest serve\b", last) else None
+
+
+def _serving_port(block: str) -> int | None:
+    command = _server_command(block)
+    if command is None or "&&" in _commands(block)[0]:
+        return None
+    port = re.search(r"--port (\d+)", command)
+    return int(port.group(1)) if port else 4009
 
 
 def _listening(port: int) -> bool:
@@ -133,7 +142,7 @@ def test_a_documented_block_works_as_pasted(block: str, server: str | None,
         assert server is not None, "a curl session needs a server block before it on its page"
         served = _start(server, copy, env)
         try:
-            port = _serving_port(server)
+            port = _serving_port(server)  # the server's command alone is a server block
             assert port is not None and _serving(served, port), served.communicate(timeout=10)[0]
             _run(block, copy, env)
         finally:
