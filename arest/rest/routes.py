@@ -25,7 +25,7 @@ error codes of DESIGN §5 (:data:`STATUS_OF_CODE`); a rejection is 422.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from arest.system.commands import TABLE, Effect
@@ -45,11 +45,12 @@ class Endpoint:
     path: str
     verb: str | None
     success: int = 200
+    template: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The path's segments; ``{name}`` is a variable segment."""
 
-    @property
-    def template(self) -> tuple[str, ...]:
-        """The path's segments; ``{name}`` is a variable segment."""
-        return tuple(segment for segment in self.path.split("/") if segment)
+    def __post_init__(self) -> None:
+        segments = tuple(segment for segment in self.path.split("/") if segment)
+        object.__setattr__(self, "template", segments)
 
     @property
     def fixed(self) -> bool:
@@ -166,7 +167,7 @@ def match(method: str, segments: tuple[str, ...], plurals: Collection[str] = ()
     is a noun's (``/{plural}/…``) only when it is one of the ``plurals`` D has, as
     ``domain-changes`` is (``POST /domain-changes`` proposes; ``GET`` lists them)."""
     nouns = not segments or segments[0] not in RESERVED_SEGMENTS or segments[0] in plurals
-    fitting = [(endpoint, values) for endpoint in sorted(ENDPOINTS, key=lambda e: not e.fixed)
+    fitting = [(endpoint, values) for endpoint in _BY_LENGTH.get(len(segments), ())
                if (endpoint.fixed or nouns)
                and (values := _fits(endpoint, segments)) is not None]
     # A noun's literal segment wins over a variable one: /{plural}/{id}/transition is never
@@ -188,6 +189,12 @@ def _narrower(one: Endpoint, other: Endpoint) -> bool:
     return any(not a.startswith("{") and b.startswith("{") for a, b in pairs) and not any(
         a.startswith("{") and not b.startswith("{") for a, b in pairs)
 
+
+_BY_LENGTH: Final[Mapping[int, tuple[Endpoint, ...]]] = {
+    length: tuple(sorted((e for e in ENDPOINTS if len(e.template) == length),
+                         key=lambda e: not e.fixed))
+    for length in {len(e.template) for e in ENDPOINTS}}
+"""The endpoints by their number of segments, fixed ones first."""
 
 RESERVED_SEGMENTS: Final = frozenset(
     {e.template[0] for e in ENDPOINTS if e.fixed and e.template}
