@@ -71,7 +71,8 @@ def test_each_noun_has_its_collection_item_and_link_paths(orders: dict[str, Any]
     assert "get" in paths["/orders/{id}/line-items"]
     assert "get" in paths["/customers/{id}/orders"]
     assert "get" in paths["/orders/{id}/Order_was_placed_by_Customer"]
-    assert "/orders/{id}/transition" not in paths  # Order has no machine
+    assert "post" in paths["/orders/{id}/transition"]  # Order has a machine
+    assert "/customers/{id}/transition" not in paths  # Customer has none
     assert "/orders/{id}/customer" not in paths  # a parent link is the customer's own url
     assert set(paths["/domain-changes"]) == {"get", "post"}
     assert paths["/domain-changes"]["post"]["operationId"] == "propose"
