@@ -30,12 +30,15 @@ from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
 from arest.compiler.cells import NOUN_OBJECT_TYPES, NOUN_PLURALS
 from arest.compiler.links import plural as plural_of
-from arest.errors import envelope
+from arest.errors import ArestError, envelope
 from arest.forml2 import metamodel
+from arest.rest.openapi import document
 from arest.rest.routes import (
     COLLECTION,
+    DEFAULT_LIMIT,
     ENTRY,
     ITEM_PRECONDITIONS,
+    MAX_LIMIT,
     OPENAPI,
     STATUS_OF_CODE,
     Endpoint,
@@ -52,8 +55,6 @@ from arest.system.permissions import Principal, forbidden
 
 JSON: Final = "application/json"
 PROBLEM: Final = "application/problem+json"
-DEFAULT_LIMIT: Final = 50
-MAX_LIMIT: Final = 1000
 MAX_BODY_BYTES: Final = 1 << 20
 """The largest body a request may carry (1 MiB): more is 413, unread."""
 
@@ -62,7 +63,8 @@ Headers = tuple[tuple[str, str], ...]
 
 @dataclass(frozen=True)
 class Request:
-    """What a REST request says: method, the path as sent (percent-encoded), the query's
+    """What a REST request says: method, the path as sent (percent-encoded; a byte that is
+    not ASCII as the latin-1 character of that byte), the query's
     decoded pairs, the body and its media type, the conditional headers, and who sends it
     (from its key)."""
 
@@ -90,9 +92,9 @@ class Response:
         return PROBLEM if self.status >= 400 else JSON
 
 
-class Problem(Exception):
-    """Raised while reading a request that cannot be run: its problem document's code, the
-    message, and the error's own fields."""
+class Problem(ArestError):
+    """Raised while reading a request that cannot be run (a path, query or body arest
+    cannot take): its problem document's code, the message, and the error's own fields."""
 
     def __init__(self, code: str, message: str, headers: Headers = (), **details: Any) -> None:
         super().__init__(message)
@@ -179,9 +181,10 @@ def segments(path: str) -> tuple[str, ...]:
     if parts == [""]:
         return ()
     try:
-        decoded = tuple(unquote_to_bytes(part).decode("utf-8") for part in parts)
-    except UnicodeDecodeError:
-        raise Problem("unknown_path", f"{path} holds bytes that are not UTF-8") from None
+        decoded = tuple(unquote_to_bytes(part.encode("latin-1")).decode("utf-8")
+                        for part in parts)
+    except (UnicodeDecodeError, UnicodeEncodeError):
+        raise Problem("unknown_path", f"{path!r} holds bytes that are not UTF-8") from None
     if "" in decoded:
         raise Problem("unknown_path", f"{path} has an empty segment")
     return decoded
@@ -189,7 +192,7 @@ def segments(path: str) -> tuple[str, ...]:
 
 def _body(request: Request, endpoint: Endpoint) -> Any:
     """The request's JSON body (None when it has none)."""
-    if not request.body.strip():
+    if not request.body:
         return None
     if not has_body(endpoint):
         raise Problem("invalid_input", f"{endpoint.method} {endpoint.path} takes no body",
@@ -200,12 +203,16 @@ def _body(request: Request, endpoint: Endpoint) -> Any:
                       f"a body is sent as {JSON}, not {media or 'without a Content-Type'}",
                       accepted=[JSON])
     try:
-        return checked_input(json.loads(request.body, parse_constant=_not_a_number), "$")
+        value = checked_input(json.loads(request.body, parse_constant=_not_a_number), "$")
     except RecursionError:
         raise Problem("invalid_input", "the body nests too deeply", path="$",
                       expected="JSON nested at most 64 deep") from None
     except (ValueError, UnicodeDecodeError) as error:
         raise Problem("not_json", f"the body is not JSON: {error}") from None
+    if value is None:  # null is a value of the wrong shape, not the absence of a body
+        raise Problem("invalid_input", "the body is null", path="$",
+                      expected="a JSON object (or list of bindings), or no body")
+    return value
 
 
 def _not_a_number(name: str) -> Any:
@@ -253,7 +260,8 @@ def _limit(query: Query) -> int:
     text = query.take("limit")
     if text is None:
         return DEFAULT_LIMIT
-    if not text.isdigit() or not 1 <= int(text) <= MAX_LIMIT:
+    if not (text.isascii() and text.isdigit() and len(text) <= 4) \
+            or not 1 <= int(text) <= MAX_LIMIT:
         raise Problem("invalid_input", f"?limit= is a whole number from 1 to {MAX_LIMIT}",
                       path="?limit", expected=f"1 to {MAX_LIMIT}")
     return int(text)
@@ -469,10 +477,6 @@ def _answer(tenant: Tenant, request: Request) -> Response:
         return Response(200, entry_point(state, everything))
     if endpoint.path == OPENAPI:
         query.none_left("none")
-        try:  # TEMPORARY until the generator lands
-            from arest.rest.openapi import document  # type: ignore[import-not-found]
-        except ImportError:
-            raise Problem("unknown_path", "no OpenAPI document yet") from None
         return Response(200, document(state))
     planned = plan(state, endpoint, values, query, body)
     command = planned.command

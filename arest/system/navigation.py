@@ -77,7 +77,9 @@ def navigate(state: State, noun: str, request: Any) -> dict[str, Any]:
     facts = sorted(relation.matching(link.role, entity)) if isinstance(relation, Relation) \
         else []
     if link.rel == RELATED:
-        return {"rows": rows(state, link.fact_type, facts), "total": len(facts)}
+        # A fact type no fact was ever asserted into has no relation cell: no rows.
+        return {"rows": rows(state, link.fact_type, facts) if facts else [],
+                "total": len(facts)}
     others = sorted({fact[link.other] for fact in facts})
     shown, total = page(others, after, limit)
     return {"items": [represent(state, link.noun, other) for other in shown], "total": total}
