@@ -417,13 +417,17 @@ def _listed(permissions: frozenset[str]) -> str:
 @click.option("--admin-key", envvar="AREST_ADMIN_KEY", metavar="KEY",
               help="Requests bearing this key act as a Human holding every permission"
                    " (AREST_ADMIN_KEY).")
+@click.option("--cors-origin", "cors_origins", multiple=True, metavar="ORIGIN",
+              help="An origin whose pages may call the REST routes, e.g."
+                   " https://app.example.com (repeatable); none: CORS is off.")
 @_MAX_SNAPSHOTS
 def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: int,
                   allowed_hosts: tuple[str, ...], api_keys: tuple[str, ...],
                   api_key_permissions: str | None, admin_key: str | None,
-                  max_snapshots: int) -> None:
-    """Serve the tenant of READINGS over MCP: streamable HTTP at /mcp and SSE at /sse, and
-    the routes of any other web transport installed (the banner lists them all).
+                  cors_origins: tuple[str, ...], max_snapshots: int) -> None:
+    """Serve the tenant of READINGS over MCP (streamable HTTP at /mcp, SSE at /sse) and REST
+    (every other path: / links to the collections, /openapi.json describes them), and the
+    routes of any other web transport installed (the banner lists them all).
 
     A URL chooses the tools a client sees: /mcp?tags=entity,persistence&include_tools=propose
     &exclude_tools=delete (default entity,introspection).  The key of each request decides
@@ -458,7 +462,7 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
     database = db or str(default_database(readings))
     listening = _listen(host, port)
     with _stopped_by_signals("serve"), _open(readings, database, max_snapshots) as tenant:
-        web = Web(tenant, access, security_for(host, port, allowed_hosts))
+        web = Web(tenant, access, security_for(host, port, allowed_hosts), cors_origins)
         try:
             mounted = mount(web, transports)
         except TransportUnavailable as error:

@@ -173,9 +173,13 @@ class Tenant:
             return refusal.envelope
         return self.run(command, source)
 
-    def run(self, command: Command, source: str = SYSTEM) -> dict[str, Any]:
+    def run(self, command: Command, source: str = SYSTEM,
+            precondition: Callable[[State], dict[str, Any] | None] | None = None
+            ) -> dict[str, Any]:
         """Apply one command from the given Signal Source; an accepted change is durable
-        before this returns."""
+        before this returns.  A ``precondition`` (an HTTP ``If-Match``) is checked on the D
+        the command runs on, under the commit lock, so nothing commits between the check
+        and the command; what it returns instead of None is the answer, D unchanged."""
         try:
             encoded = json.dumps(command.input)
             read_context({"source": source})
@@ -186,15 +190,20 @@ class Tenant:
         except Refusal as refusal:
             return refusal.envelope
         self._journal.check()
-        attempt = 0
+        attempt = 0 if precondition is None else OPTIMISTIC_ATTEMPTS
         while True:
             exclusive = attempt >= OPTIMISTIC_ATTEMPTS
             outer: AbstractContextManager[Any] = self._committing if exclusive else nullcontext()
             with outer:
                 snapshot, seen, _ = self._current
-                context = Context(self._clock(), source)
-                out, after, footprint = self._run_within_limits(snapshot, command, context)
-                if after is snapshot:
+                refused = None if precondition is None else precondition(snapshot)
+                if refused is not None:
+                    out, committed = refused, None
+                else:
+                    context = Context(self._clock(), source)
+                    out, after, footprint = self._run_within_limits(snapshot, command,
+                                                                    context)
+                if refused is not None or after is snapshot:
                     committed = None
                 else:
                     inner: AbstractContextManager[Any] = (nullcontext() if exclusive

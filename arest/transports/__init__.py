@@ -99,7 +99,7 @@ def web_transports() -> Mapping[str, WebTransport]:
     """Every web transport installed, loaded, sorted by name; at least one.
 
     >>> list(web_transports())
-    ['http', 'sse']
+    ['http', 'rest', 'sse']
     """
     registered = plugins(WEB)
     if not registered:

@@ -163,6 +163,9 @@ class Web:
     tenant: Tenant
     access: Access
     security: TransportSecuritySettings
+    cors_origins: tuple[str, ...] = ()
+    """The origins whose pages may call the REST routes (``--cors-origin``); none: CORS is
+    off."""
     extend: Callable[[Any], Any] = field(default=lambda server: server)
     """Applied to each MCP server built: an embedding program's hook to serve more (tools,
     prompts, resources) beside arest's, as the conformance suite's fixtures do in the tests."""
@@ -184,6 +187,9 @@ class WebRoutes:
 
     routes: Sequence[BaseRoute]
     lifespan: Callable[[], contextlib.AbstractAsyncContextManager[None]] | None = None
+    fallback: bool = False
+    """Whether the routes take what no other transport routes (REST): they are tried last,
+    and check keys themselves."""
 
     def paths(self) -> list[str]:
         """The paths routed, as Starlette keeps them (a mount's without its trailing slash).
@@ -209,6 +215,8 @@ def mount(web: Web, transports: Mapping[str, WebTransport]) -> dict[str, WebRout
             raise TransportUnavailable(f"the web transport {name!r} cannot build its routes:"
                                        f" {type(error).__name__}: {error}") from error
         for path in mounted[name].paths():
+            if mounted[name].fallback:
+                continue
             if path in owners:
                 raise TransportUnavailable(
                     f"the web transports {owners[path]!r} and {name!r} both route {path}:"
@@ -240,13 +248,18 @@ def security_for(host: str, port: int, names: Sequence[str] = ()) -> TransportSe
 
 
 class _Authorization:
-    """401 for a request without a key the server accepts."""
+    """401 for a request to a routed path (and below it) without a key the server accepts;
+    the fallback routes answer the other paths, and check keys themselves."""
 
-    def __init__(self, app: ASGIApp, access: Access) -> None:
-        self.app, self.access = app, access
+    def __init__(self, app: ASGIApp, access: Access, paths: Sequence[str]) -> None:
+        self.app, self.access, self.paths = app, access, tuple(paths)
+
+    def _routed(self, path: str) -> bool:
+        return any(path == p or path.startswith(p.rstrip("/") + "/") for p in self.paths)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and not self.access.allows(Headers(scope=scope)):
+        if scope["type"] == "http" and self._routed(scope["path"]) \
+                and not self.access.allows(Headers(scope=scope)):
             body = json.dumps(envelope(
                 "unauthorized", "this server needs Authorization: Bearer <API key>")).encode()
             await send({"type": "http.response.start", "status": 401, "headers": [
@@ -267,6 +280,8 @@ def web_app(web: Web, mounted: Sequence[WebRoutes]) -> ASGIApp:
                     await stack.enter_async_context(routes.lifespan())
             yield
 
-    app = Starlette(routes=[route for routes in mounted for route in routes.routes],
+    ordered = sorted(mounted, key=lambda routes: routes.fallback)
+    app = Starlette(routes=[route for routes in ordered for route in routes.routes],
                     lifespan=lifespan)
-    return _Authorization(app, web.access)
+    routed = [path for routes in mounted if not routes.fallback for path in routes.paths()]
+    return _Authorization(app, web.access, routed)

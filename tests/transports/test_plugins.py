@@ -64,8 +64,8 @@ def arest(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_arest_registers_stdio_and_the_web_transports_in_their_groups() -> None:
     assert list(plugins(PROCESS)) == ["stdio"]
-    assert list(plugins(WEB)) == ["http", "sse"]
-    assert list(web_transports()) == ["http", "sse"]
+    assert list(plugins(WEB)) == ["http", "rest", "sse"]
+    assert list(web_transports()) == ["http", "rest", "sse"]
 
 
 def test_serve_mounts_an_installed_web_transport_and_names_it(
@@ -78,7 +78,7 @@ def test_serve_mounts_an_installed_web_transport_and_names_it(
     assert hello.status_code == 200 and hello.text == "hello"
     assert mcp.status_code != 404  # arest's own transports are still mounted
     log = next(tmp_path.glob("serve-*.log")).read_text()
-    assert "(hello /hello; http /mcp; sse /sse, /messages)" in log
+    assert "(hello /hello; http /mcp; rest /; sse /sse, /messages)" in log
 
 
 @pytest.mark.parametrize(("value", "says"), [

@@ -1,0 +1,130 @@
+"""REST over HTTP (DESIGN §9): every path the other web transports do not route, answered by
+:func:`arest.rest.answer.answer` over the server's tenant.
+
+This module only carries HTTP: it checks the Host (421) and Origin (403) headers as the MCP
+routes do, answers CORS for the origins ``--cors-origin`` names, asks for a key the server
+accepts (401), reads at most :data:`~arest.rest.answer.MAX_BODY_BYTES` of body (413), and
+hands the request over as a :class:`~arest.rest.answer.Request` with the raw path, whose
+segments the answer decodes once.  The caller is who the request's own key makes it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qsl
+
+import anyio.to_thread
+from starlette.datastructures import Headers
+from starlette.routing import BaseRoute, Match, NoMatchFound
+from starlette.types import Receive, Scope, Send
+
+from arest.rest.answer import MAX_BODY_BYTES, Request, Response, answer, problem
+from arest.transports.web import Web, WebRoutes
+
+CORS_METHODS = "GET, POST, PATCH, DELETE"
+CORS_HEADERS = "Authorization, Content-Type, If-Match, If-None-Match"
+
+
+class _TooLarge(Exception):
+    """Raised while reading a body that goes beyond the limit."""
+
+
+async def _body(receive: Receive, declared: str | None) -> bytes:
+    """The request's body, or :class:`_TooLarge` as soon as it is known to be too large."""
+    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise _TooLarge
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise _TooLarge
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+async def _send(send: Send, response: Response, extra: list[tuple[str, str]]) -> None:
+    headers = [*response.headers, *extra]
+    body = b""
+    if response.body is not None:
+        body = json.dumps(response.body, ensure_ascii=False).encode()
+        headers.append(("content-type", response.media_type))
+    headers.append(("content-length", str(len(body))))
+    await send({"type": "http.response.start", "status": response.status,
+                "headers": [(k.encode(), v.encode()) for k, v in headers]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class RestRoute(BaseRoute):
+    """A route that takes every HTTP request: mounted after every other route, it answers
+    what they do not."""
+
+    path = "/"
+
+    def __init__(self, web: Web) -> None:
+        self.web = web
+        self.hosts = set(web.security.allowed_hosts)
+        self.origins = set(web.security.allowed_origins) | set(web.cors_origins)
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        return (Match.FULL if scope["type"] == "http" else Match.NONE), {}
+
+    def url_path_for(self, name: str, /, **path_params: Any) -> Any:
+        raise NoMatchFound(name, path_params)  # REST routes have no names to look up
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = Headers(scope=scope)
+        origin = headers.get("origin")
+        cors = ([("access-control-allow-origin", origin), ("vary", "Origin"),
+                 ("access-control-expose-headers", "ETag, Location")]
+                if origin is not None and origin in self.web.cors_origins else [])
+        response = await self._respond(scope, receive, headers, origin, bool(cors))
+        await _send(send, response, cors)
+
+    async def _respond(self, scope: Scope, receive: Receive, headers: Headers,
+                       origin: str | None, cors: bool) -> Response:
+        if headers.get("host") not in self.hosts:
+            return problem("misdirected_request", "this server does not serve the Host"
+                           f" {headers.get('host')!r}: reach it by a name it serves"
+                           " (--allowed-host)")
+        if origin is not None and origin not in self.origins:
+            return problem("forbidden_origin", f"requests from {origin!r} are not allowed:"
+                           " arest serve --cors-origin names the origins allowed")
+        if scope["method"] == "OPTIONS" and cors:
+            return Response(204, None, (
+                ("access-control-allow-methods", CORS_METHODS),
+                ("access-control-allow-headers", CORS_HEADERS),
+                ("access-control-max-age", "600")))
+        if not self.web.access.allows(headers):
+            return problem("unauthorized", "this server needs Authorization: Bearer <key>",
+                           (("www-authenticate", 'Bearer realm="arest"'),))
+        try:
+            body = await _body(receive, headers.get("content-length"))
+        except _TooLarge:
+            return problem("body_too_large", f"a body is at most {MAX_BODY_BYTES} bytes",
+                           limit=MAX_BODY_BYTES)
+        raw = scope.get("raw_path") or scope["path"].encode()
+        try:
+            query = parse_qsl(scope.get("query_string", b"").decode("latin-1"),
+                              keep_blank_values=True, errors="strict")
+        except UnicodeDecodeError:
+            return problem("invalid_input", "the query string is not UTF-8", path="?",
+                           expected="percent-encoded UTF-8")
+        request = Request(
+            method=scope["method"], path=raw.decode("latin-1"),
+            principal=self.web.access.principal(headers), query=tuple(query),
+            body=body, content_type=headers.get("content-type"),
+            if_match=headers.get("if-match"), if_none_match=headers.get("if-none-match"))
+        response: Response = await anyio.to_thread.run_sync(answer, self.web.tenant, request)
+        return response
+
+
+def routes(web: Web) -> WebRoutes:
+    return WebRoutes([RestRoute(web)], fallback=True)
