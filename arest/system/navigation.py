@@ -67,6 +67,9 @@ def navigate(state: State, noun: str, request: Any) -> dict[str, Any]:
     'o2'
     >>> navigate(D, "Order", {"id": "o2", "link": "Order_was_placed_by_Customer"})["rows"]
     [{'Order': 'o2', 'Customer': 'acme', 'derived': False}]
+    >>> _, alone = arest.apply(arest.compile(ORDERS), "create:Customer", {"id": "bo"})
+    >>> navigate(alone, "Customer", {"id": "bo", "link": "Order_was_placed_by_Customer"})
+    {'rows': [], 'total': 0}
     """
     fields(state, noun)  # an unknown noun is an error before anything else
     entity, key, limit, after = _request(request)
@@ -76,8 +79,8 @@ def navigate(state: State, noun: str, request: Any) -> dict[str, Any]:
     relation = relation_in(state, link.fact_type)
     facts = sorted(relation.matching(link.role, entity)) if isinstance(relation, Relation) \
         else []
-    if link.rel == RELATED:
-        return {"rows": rows(state, link.fact_type, facts), "total": len(facts)}
+    if link.rel == RELATED:  # a fact type without a fact yet has no relation to show rows of
+        return {"rows": rows(state, link.fact_type, facts) if facts else [], "total": len(facts)}
     others = sorted({fact[link.other] for fact in facts})
     shown, total = page(others, after, limit)
     return {"items": [represent(state, link.noun, other) for other in shown], "total": total}
