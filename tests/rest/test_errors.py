@@ -64,16 +64,13 @@ def test_a_method_the_path_lacks_is_405_with_allow(rest: httpx.Client) -> None:
 
 
 def test_a_body_that_is_not_json_is_400(rest: httpx.Client) -> None:
-    for text in (b"{", b"Title=Lavinia", b"\xff\xfe", b""):
-        answer = rest.post("/books", content=text, headers={"Content-Type": "application/json"})
-        if text:
-            problem(answer, 400, "not_json")
-        else:
-            assert answer.status_code == 400, answer.text
+    for text in (b"{", b"Title=Lavinia", b"\xff\xfe", b"{}{}", b"NaN"):
+        problem(rest.post("/books", content=text, headers={"Content-Type": "application/json"}),
+                400, "not_json")
 
 
 def test_a_json_value_of_the_wrong_shape_is_400(rest: httpx.Client) -> None:
-    for value in ([1, 2], "a book", 7, None, {"id": ["a", "b"], "Title": "T", "Author": URSULA}):
+    for value in ([1, 2], "a book", 7, {"id": ["a", "b"], "Title": "T", "Author": URSULA}):
         problem(rest.post("/books", json=value), 400, "invalid_input")
 
 

@@ -48,9 +48,9 @@ def test_the_api_key_and_the_admin_key_read_and_write(keyed: httpx.Client) -> No
 def test_a_read_only_key_reads_and_writes_nothing(reader: httpx.Client) -> None:
     assert reader.get("/books/a%2Fb", headers=AGENT).status_code == 200
     refused = {
-        "create": reader.post("/genres", json={"id": "k-ro"}, headers=AGENT),
-        "update": reader.patch("/books/a%2Fb", json={"Format": "ebook"}, headers=AGENT),
-        "delete": reader.delete("/genres/sf", headers=AGENT),
+        "create:Genre": reader.post("/genres", json={"id": "k-ro"}, headers=AGENT),
+        "update:Book": reader.patch("/books/a%2Fb", json={"Format": "ebook"}, headers=AGENT),
+        "delete:Genre": reader.delete("/genres/sf", headers=AGENT),
         "assert": reader.post("/facts/Customer_likes_Book", json=["ann@example.com", "a/b"],
                               headers=AGENT),
         "retract": reader.delete("/facts/Customer_likes_Book",

@@ -11,7 +11,8 @@ import httpx
 
 from tests.rest.calls import ADMIN, AGENT, created, problem
 
-SHELVES = "Shelf(.Shelf Code) is an entity type.\nShelf Code is a value type."
+SHELVES = ("Shelf(.Shelf Code) is an entity type.\nShelf Code is a value type.\n"
+           "Noun 'Shelf' has Plural 'shelves'.")
 CRATES = "Crate(.Crate Code) is an entity type.\nCrate Code is a value type."
 
 
@@ -28,9 +29,12 @@ def test_the_schema_shows_the_tenant_s_nouns_and_with_all_the_metamodel_s(
 
 def test_the_schema_of_one_noun_holds_its_constraints_as_written(keyed: httpx.Client) -> None:
     schema = keyed.get("/schema/Book", headers=AGENT).json()
+    value = keyed.get("/schema/Format", headers=AGENT).json()
     assert [noun["name"] for noun in schema["nouns"]] == ["Book"]
-    assert "The possible values of Format are 'hardcover', 'paperback', 'ebook'." in {
+    assert "Each Book has exactly one Title." in {
         constraint["reading"] for constraint in schema["constraints"]}
+    assert "The possible values of Format are 'hardcover', 'paperback', 'ebook'." in {
+        constraint["reading"] for constraint in value["constraints"]}
     problem(keyed.get("/schema/Bok", headers=AGENT), 404, "unknown_noun")
 
 

@@ -69,7 +69,7 @@ def test_an_event_the_machine_does_not_know_lists_those_it_does(rest: httpx.Clie
 def test_a_transition_needs_an_event_and_an_entity(rest: httpx.Client) -> None:
     purchase(rest, "tr-body")
     problem(rest.post("/purchases/tr-body/transition", json={}), 400, "invalid_input")
-    problem(rest.post("/purchases/tr-body/transition", json={"event": 7}), 400,
+    problem(rest.post("/purchases/tr-body/transition", json={"event": ["pay"]}), 400,
             "invalid_input")
     problem(rest.post("/purchases/no-such/transition", json={"event": "pay"}), 404,
             "unknown_entity")
