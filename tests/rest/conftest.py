@@ -1,5 +1,6 @@
 """The REST surface end to end (DESIGN §9): one real server per module, shared by its tests,
-each test using ids of its own."""
+each test using ids of its own (each module is one xdist group, so it starts its servers
+once under xdist too)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,6 @@ import httpx
 import pytest
 
 from tests.rest.calls import ADMIN_KEY, API_KEY, served
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Each module's tests on one worker, so under xdist too a module starts its servers
-    once."""
-    for item in items:
-        if item.nodeid.startswith("tests/rest/"):
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
 
 
 @pytest.fixture(scope="module")

@@ -31,6 +31,8 @@ import pytest
 
 from tests.rest.calls import ORDERS, book, created, purchase, served
 
+pytestmark = pytest.mark.xdist_group("rest-crawl")
+
 SAMPLE = "ann"
 """The value a templated link is expanded with."""
 

@@ -7,8 +7,11 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
+import pytest
 
 from tests.rest.calls import URSULA, book, created, href, problem, purchase
+
+pytestmark = pytest.mark.xdist_group("rest-entities")
 
 NOUNS = {"authors": "Author", "books": "Book", "customers": "Customer",
          "purchases": "Purchase", "genres": "Genre"}
@@ -253,3 +256,25 @@ def test_a_rejected_create_commits_nothing(rest: httpx.Client) -> None:
     assert [v["reading"] for v in body["violations"]] == [
         "The possible values of Format are 'hardcover', 'paperback', 'ebook'."]
     problem(rest.get("/books/rej-1"), 404, "unknown_entity")
+
+
+def test_an_etag_changes_when_a_child_is_added(rest: httpx.Client) -> None:
+    book(rest, "etag-child-1", "Tagged Author")
+    url = href("authors", "Tagged Author")
+    tag = rest.get(url).headers["etag"]
+    book(rest, "etag-child-2", "Tagged Author")
+    answer = rest.get(url, headers={"If-None-Match": tag})
+    assert answer.status_code == 200 and answer.headers["etag"] != tag
+    assert sorted(answer.json()["Book"]) == ["etag-child-1", "etag-child-2"]
+
+
+def test_a_rejected_update_changes_nothing(rest: httpx.Client) -> None:
+    book(rest, "upd-rej", Format="ebook")
+    tag = rest.get("/books/upd-rej").headers["etag"]
+    body = problem(rest.patch("/books/upd-rej", json={"Format": "vinyl"}), 422, "rejected")
+    assert body["violations"][0]["kind"] == "VC"
+    assert rest.get("/books/upd-rej", headers={"If-None-Match": tag}).status_code == 304
+
+
+def test_a_cursor_no_next_link_gave_is_refused(rest: httpx.Client) -> None:
+    problem(rest.get("/genres", params={"cursor": "not a cursor!"}), 400, "invalid_input")

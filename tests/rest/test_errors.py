@@ -13,6 +13,8 @@ import pytest
 
 from tests.rest.calls import URSULA, created, problem, purchase, raw, served
 
+pytestmark = pytest.mark.xdist_group("rest-errors")
+
 MiB = 1 << 20
 ORIGIN = "https://app.example"
 

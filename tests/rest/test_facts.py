@@ -4,8 +4,11 @@ or the query), verify without committing, and explain a derived fact down to its
 from __future__ import annotations
 
 import httpx
+import pytest
 
 from tests.rest.calls import URSULA, book, problem, purchase
+
+pytestmark = pytest.mark.xdist_group("rest-facts")
 
 LIKES = "/facts/Customer_likes_Book"
 RULE = ("* Author has Book Count iff Book Count is the count of Book"

@@ -11,6 +11,8 @@ import pytest
 
 from tests.rest.calls import ADMIN, AGENT, API_KEY, bearer, created, problem, served
 
+pytestmark = pytest.mark.xdist_group("rest-keys")
+
 EDITIONS = "Edition is a value type.\nBook has Edition.\n  Each Book has at most one Edition."
 SOURCE = "is proposed by Signal Source"
 

@@ -5,8 +5,11 @@ like any collection; related links answer the facts about the entity."""
 from __future__ import annotations
 
 import httpx
+import pytest
 
 from tests.rest.calls import URSULA, book, href, problem
+
+pytestmark = pytest.mark.xdist_group("rest-navigation")
 
 BOOK_AB = "/books/a%2Fb"
 ANN = "/customers/ann%40example.com"

@@ -8,8 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.rest.calls import ADMIN, AGENT, created, problem
+
+pytestmark = pytest.mark.xdist_group("rest-schema-snapshots")
 
 SHELVES = ("Shelf(.Shelf Code) is an entity type.\nShelf Code is a value type.\n"
            "Noun 'Shelf' has Plural 'shelves'.")

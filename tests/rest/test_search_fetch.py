@@ -7,8 +7,11 @@ import json
 from urllib.parse import quote
 
 import httpx
+import pytest
 
 from tests.rest.calls import URSULA, book, problem
+
+pytestmark = pytest.mark.xdist_group("rest-search-fetch")
 
 
 def test_search_finds_entities_whose_urls_read_them(rest: httpx.Client) -> None:

@@ -7,8 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.rest.calls import problem, purchase
+
+pytestmark = pytest.mark.xdist_group("rest-transitions")
 
 MACHINE = {"Placed": {"pay": "Paid", "cancel": "Cancelled"}, "Paid": {"ship": "Shipped"},
            "Cancelled": {"delete": "Archived"}, "Shipped": {}, "Archived": {}}
@@ -81,3 +84,12 @@ def test_a_transition_route_is_posted_to(rest: httpx.Client) -> None:
     problem(answer, 405, "method_not_allowed")
     assert "POST" in {method.strip() for method in answer.headers["allow"].split(",")}
     assert rest.get("/purchases/tr-put").json()["status"] == "Placed"
+
+
+def test_status_is_the_machine_s_alone(rest: httpx.Client) -> None:
+    purchase(rest, "tr-status")
+    problem(rest.patch("/purchases/tr-status", json={"status": "Shipped"}), 400,
+            "derived_fact_type")
+    problem(rest.post("/facts/Purchase_has_Status", json=["tr-status", "Shipped"]), 400,
+            "derived_fact_type")
+    assert rest.get("/purchases/tr-status").json()["status"] == "Placed"
