@@ -24,29 +24,48 @@ def test_readme_python_blocks_run(block: str, monkeypatch: pytest.MonkeyPatch) -
 def test_the_order_example_says_what_the_readme_says() -> None:
     import arest
 
+    block = next(b for b in python_blocks() if 'arest.load("readings/orders")' in b)
     D = arest.load(ROOT / "readings" / "orders")
     out, D = arest.apply(D, "create:Customer", {"id": "ann@example.com", "Name": "Ann"})
     out, D = arest.apply(D, "create:Order", {"id": "o-1", "Customer": "ann@example.com",
                                              "LineItem": [{"Product": "sku-hammer",
                                                            "Quantity": 2}]})
-    assert out["entity"]["Customer"] == "ann@example.com"
+    entity = out["entity"]
+    assert (entity["status"], entity["Customer"]) == ("Placed", "ann@example.com")
+    assert entity["_links"]["pay"] == {"href": "/orders/o-1/transition", "method": "POST",
+                                       "event": "pay"}
+    assert out["derived"] == [
+        {"fact_type": "Customer_has_Unpaid_Order_Count",
+         "bindings": {"Customer": "ann@example.com", "Unpaid Order Count": "1"}}]
+    why, _ = arest.apply(D, "explain", {"fact_type": "Customer_has_Unpaid_Order_Count",
+                                        "bindings": ["ann@example.com", "1"]})
+    assert why["derived"] is True
+    assert [(a["reading"], a["derived"]) for a in why["antecedents"]] == [
+        ("Order 'o-1' was placed by Customer 'ann@example.com'.", False),
+        ("Order 'o-1' has Status 'Placed'.", False)]
+    out, D = arest.apply(D, "transition:Order", {"id": "o-1", "event": "pay"})
+    assert out["entity"]["status"] == "Paid"
+    assert arest.apply(D, "query:Customer_has_Unpaid_Order_Count")[0]["rows"] == []
+    out, same = arest.apply(D, "transition:Order", {"id": "o-1", "event": "deliver"})
+    assert (out["rejected"], out["violations"][0]["kind"], same is D) == (
+        True, "transition", True)
+    assert out["violations"][0]["reading"] == (
+        "Order 'o-1' is Paid: deliver is not legal from there; legal: cancel, ship")
     out, same = arest.apply(D, "create:Order", {"id": "o-2"})
     assert (out["rejected"], out["violations"][0]["reading"], same is D) == (
         True, "Each Order was placed by exactly one Customer.", True)
+    for shown in ("Customer_has_Unpaid_Order_Count", "Order 'o-1' has Status 'Placed'.",
+                  "legal: cancel, ship", "Each Order was placed by exactly one Customer."):
+        assert shown in block
 
 
-def test_the_rule_and_machine_example_says_what_the_readme_says() -> None:
-    block = next(b for b in python_blocks() if "explain" in b)
-    namespace: dict[str, object] = {}
-    exec(compile(block, "README.md", "exec"), namespace)
-    import arest
-
-    D = namespace["D"]
-    assert namespace["why"]["derived"] is True  # type: ignore[index]
-    assert [a["reading"] for a in namespace["why"]["antecedents"]] == [  # type: ignore[index]
-        "Task 't-1' targets Milestone 'm-1'.", "Task 't-1' has Status 'Open'."]
-    assert arest.apply(D, "query:Milestone_has_open_Task_Count")[0]["rows"] == []
-    assert arest.apply(D, "read:Task", "t-1")[0]["status"] == "Done"
+def test_the_readings_the_readme_quotes_are_the_shops() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    readings = (ROOT / "readings" / "orders" / "orders.md").read_text(encoding="utf-8")
+    quoted = re.findall(r"```text\n(.*?)```", text, re.S)[0]
+    lines = {line.strip() for line in readings.splitlines()}
+    assert quoted.strip()
+    assert [line for line in quoted.splitlines() if line.strip() not in lines] == []
 
 
 def test_the_client_configuration_starts_a_server(tmp_path: Path) -> None:
@@ -82,7 +101,7 @@ def test_the_main_job_serves_the_example_at_the_readme_url(tmp_path: Path) -> No
 
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     main_job = re.findall(r"```sh\n(.*?)```", text, re.S)[0].strip()
-    assert main_job.endswith("arest serve readings/orders")
+    assert main_job.endswith("pip install . && arest serve readings/orders")
     url = next(b for b in (json.loads(b) for b in re.findall(r"```json\n(.*?)```", text, re.S))
                if "url" in b["mcpServers"]["arest"])["mcpServers"]["arest"]["url"]
     assert url.startswith("http://127.0.0.1:4009/mcp")

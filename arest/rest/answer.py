@@ -30,7 +30,7 @@ from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
 from arest.compiler.cells import NOUN_OBJECT_TYPES, NOUN_PLURALS
 from arest.compiler.links import plural as plural_of
-from arest.errors import envelope
+from arest.errors import ArestError, envelope
 from arest.forml2 import metamodel
 from arest.rest.routes import (
     COLLECTION,
@@ -62,7 +62,8 @@ Headers = tuple[tuple[str, str], ...]
 
 @dataclass(frozen=True)
 class Request:
-    """What a REST request says: method, the path as sent (percent-encoded), the query's
+    """What a REST request says: method, the path as sent (percent-encoded; a byte that is
+    not ASCII as the latin-1 character of that byte), the query's
     decoded pairs, the body and its media type, the conditional headers, and who sends it
     (from its key)."""
 
@@ -90,9 +91,9 @@ class Response:
         return PROBLEM if self.status >= 400 else JSON
 
 
-class Problem(Exception):
-    """Raised while reading a request that cannot be run: its problem document's code, the
-    message, and the error's own fields."""
+class Problem(ArestError):
+    """Raised while reading a request that cannot be run (a path, query or body arest
+    cannot take): its problem document's code, the message, and the error's own fields."""
 
     def __init__(self, code: str, message: str, headers: Headers = (), **details: Any) -> None:
         super().__init__(message)
@@ -179,9 +180,10 @@ def segments(path: str) -> tuple[str, ...]:
     if parts == [""]:
         return ()
     try:
-        decoded = tuple(unquote_to_bytes(part).decode("utf-8") for part in parts)
-    except UnicodeDecodeError:
-        raise Problem("unknown_path", f"{path} holds bytes that are not UTF-8") from None
+        decoded = tuple(unquote_to_bytes(part.encode("latin-1")).decode("utf-8")
+                        for part in parts)
+    except (UnicodeDecodeError, UnicodeEncodeError):
+        raise Problem("unknown_path", f"{path!r} holds bytes that are not UTF-8") from None
     if "" in decoded:
         raise Problem("unknown_path", f"{path} has an empty segment")
     return decoded
@@ -253,7 +255,8 @@ def _limit(query: Query) -> int:
     text = query.take("limit")
     if text is None:
         return DEFAULT_LIMIT
-    if not text.isdigit() or not 1 <= int(text) <= MAX_LIMIT:
+    if not (text.isascii() and text.isdigit() and len(text) <= 4) \
+            or not 1 <= int(text) <= MAX_LIMIT:
         raise Problem("invalid_input", f"?limit= is a whole number from 1 to {MAX_LIMIT}",
                       path="?limit", expected=f"1 to {MAX_LIMIT}")
     return int(text)

@@ -23,7 +23,7 @@ error codes of DESIGN §5 (:data:`STATUS_OF_CODE`); a rejection is 422.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from arest.system.commands import TABLE, Effect
@@ -43,11 +43,12 @@ class Endpoint:
     path: str
     verb: str | None
     success: int = 200
+    template: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The path's segments; ``{name}`` is a variable segment."""
 
-    @property
-    def template(self) -> tuple[str, ...]:
-        """The path's segments; ``{name}`` is a variable segment."""
-        return tuple(segment for segment in self.path.split("/") if segment)
+    def __post_init__(self) -> None:
+        segments = tuple(segment for segment in self.path.split("/") if segment)
+        object.__setattr__(self, "template", segments)
 
     @property
     def fixed(self) -> bool:
@@ -160,7 +161,7 @@ def match(method: str, segments: tuple[str, ...], plurals: Collection[str] = ()
     ``domain-changes`` is (``POST /domain-changes`` proposes; ``GET`` lists them)."""
     nouns = not segments or segments[0] not in RESERVED_SEGMENTS or segments[0] in plurals
     allowed: list[str] = []
-    for endpoint in sorted(ENDPOINTS, key=lambda e: not e.fixed):
+    for endpoint in _BY_LENGTH.get(len(segments), ()):
         if not endpoint.fixed and not nouns:
             continue
         values = _fits(endpoint, segments)
@@ -171,6 +172,12 @@ def match(method: str, segments: tuple[str, ...], plurals: Collection[str] = ()
         allowed.append(endpoint.method)
     return sorted(set(allowed)) or None
 
+
+_BY_LENGTH: Final[Mapping[int, tuple[Endpoint, ...]]] = {
+    length: tuple(sorted((e for e in ENDPOINTS if len(e.template) == length),
+                         key=lambda e: not e.fixed))
+    for length in {len(e.template) for e in ENDPOINTS}}
+"""The endpoints by their number of segments, fixed ones first."""
 
 RESERVED_SEGMENTS: Final = frozenset(
     {e.template[0] for e in ENDPOINTS if e.fixed and e.template}

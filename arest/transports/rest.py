@@ -11,6 +11,7 @@ segments the answer decodes once.  The caller is who the request's own key makes
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -21,6 +22,8 @@ from starlette.types import Receive, Scope, Send
 
 from arest.rest.answer import MAX_BODY_BYTES, Request, Response, answer, problem
 from arest.transports.web import Web, WebRoutes
+
+log = logging.getLogger(__name__)
 
 CORS_METHODS = "GET, POST, PATCH, DELETE"
 CORS_HEADERS = "Authorization, Content-Type, If-Match, If-None-Match"
@@ -50,7 +53,8 @@ async def _body(receive: Receive, declared: str | None) -> bytes:
     return b"".join(chunks)
 
 
-async def _send(send: Send, response: Response, extra: list[tuple[str, str]]) -> None:
+async def _send(send: Send, response: Response, extra: list[tuple[str, str]],
+                head: bool) -> None:
     headers = [*response.headers, *extra]
     body = b""
     if response.body is not None:
@@ -58,8 +62,8 @@ async def _send(send: Send, response: Response, extra: list[tuple[str, str]]) ->
         headers.append(("content-type", response.media_type))
     headers.append(("content-length", str(len(body))))
     await send({"type": "http.response.start", "status": response.status,
-                "headers": [(k.encode(), v.encode()) for k, v in headers]})
-    await send({"type": "http.response.body", "body": body})
+                "headers": [(k.encode("latin-1"), v.encode("utf-8")) for k, v in headers]})
+    await send({"type": "http.response.body", "body": b"" if head else body})
 
 
 class RestRoute(BaseRoute):
@@ -81,12 +85,15 @@ class RestRoute(BaseRoute):
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = Headers(scope=scope)
+        head = scope["method"] == "HEAD"
+        if head:  # a GET whose body is not sent
+            scope = {**scope, "method": "GET"}
         origin = headers.get("origin")
         cors = ([("access-control-allow-origin", origin), ("vary", "Origin"),
                  ("access-control-expose-headers", "ETag, Location")]
                 if origin is not None and origin in self.web.cors_origins else [])
         response = await self._respond(scope, receive, headers, origin, bool(cors))
-        await _send(send, response, cors)
+        await _send(send, response, cors, head)
 
     async def _respond(self, scope: Scope, receive: Receive, headers: Headers,
                        origin: str | None, cors: bool) -> Response:
@@ -122,7 +129,15 @@ class RestRoute(BaseRoute):
             principal=self.web.access.principal(headers), query=tuple(query),
             body=body, content_type=headers.get("content-type"),
             if_match=headers.get("if-match"), if_none_match=headers.get("if-none-match"))
-        response: Response = await anyio.to_thread.run_sync(answer, self.web.tenant, request)
+        try:
+            response: Response = await anyio.to_thread.run_sync(answer, self.web.tenant,
+                                                                request)
+        except Exception:  # a fault of arest's, never the client's: logged, told plainly
+            log.exception("arest REST: %s %s failed", request.method, request.path)
+            return Response(500, {"type": "urn:arest:error:internal_error",
+                                  "title": "Internal error", "status": 500,
+                                  "detail": "arest failed to answer; the server log says why",
+                                  "code": "internal_error"})
         return response
 
 
