@@ -31,6 +31,7 @@ import click
 
 from arest.algebra import DEFAULT_FUEL, NotationError, Object, apply, evaluate, read, show
 from arest.api import ReadingError, load_sources, read_files, warnings
+from arest.rest.openapi import document
 from arest.runtime import ReplayError, StorageError, Tenant, TenantLocked
 from arest.runtime.tenant import MAX_SNAPSHOTS
 from arest.system.context import HUMAN
@@ -208,6 +209,31 @@ def apply_command(key: str, input_text: str | None, readings: tuple[str, ...],
     click.echo(json.dumps(out, indent=2, ensure_ascii=False))
     failed = isinstance(out, dict) and ("error" in out or out.get("rejected") is True)
     sys.exit(1 if failed else 0)
+
+
+@main.command("openapi")
+@click.argument("readings", nargs=-1, required=True, type=_READINGS)
+@click.option("--db", metavar="PATH",
+              help="The SQLite database of the tenant, whose compiled readings the document"
+                   " shows; ':memory:' the readings alone.  [default: arest.db in the first"
+                   " readings folder when it is there, else the readings alone]")
+def openapi_command(readings: tuple[str, ...], db: str | None) -> None:
+    """Print the OpenAPI 3.1 document of the REST surface `arest serve` gives the tenant of
+    READINGS (the one GET /openapi.json answers), as JSON.
+
+    The document follows the tenant's current schema: readings compiled into the database
+    since (compile, an applied Domain Change) are in it.  Exits 1 when the readings or the
+    database cannot be used, 2 when the database is open in another process.
+
+    \b
+    Example:
+      arest openapi readings/orders > orders-openapi.json
+    """
+    kept = default_database(readings)
+    database = db or (str(kept) if kept.exists() else ":memory:")
+    with _open(readings, database) as tenant:
+        out = document(tenant.state)
+    click.echo(json.dumps(out, indent=2, ensure_ascii=False))
 
 
 @main.command("mcp")

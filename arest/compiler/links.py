@@ -51,42 +51,19 @@ key.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 
 from arest.algebra import Object
 from arest.compiler.cells import links_cell
 from arest.compiler.fields import status_fact_type
 from arest.compiler.schema import FactTypeInfo, Schema
+from arest.forml2.urls import plural as plural
+from arest.forml2.urls import slug as slug
 
 PARENT, CHILDREN, PEERS, RELATED = "parent", "children", "peers", "related"
 RELS = (PARENT, CHILDREN, PEERS, RELATED)
 """The rel of each kind of navigation link, in the order a representation lists them."""
-
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-
-
-@lru_cache(maxsize=4096)
-def slug(noun: str) -> str:
-    """A noun's slug: spaces and CamelCase boundaries become hyphens, lower-cased.  Cached:
-    every href a representation shows needs one, and a regular expression costs more than
-    the rest of the href.
-
-    >>> slug("LineItem"), slug("Fact Type"), slug("URL Alias")
-    ('line-item', 'fact-type', 'url-alias')
-    """
-    return "-".join(_CAMEL.sub("-", noun).lower().split())
-
-
-def plural(noun: str, declared: str | None = None) -> str:
-    """The declared plural (``Noun 'Category' has Plural 'categories'``), or the slug with ``s``.
-
-    >>> plural("LineItem"), plural("Category", "categories")
-    ('line-items', 'categories')
-    """
-    return declared or slug(noun) + "s"
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from arest.forml2.parser import Shapes, keywords, parse_masked
 from arest.forml2.schema import Schema
 from arest.forml2.syntax import Statement
 from arest.forml2.transform import SyntaxProblem, to_syntax
+from arest.forml2.urls import reserved_plurals
 
 
 @dataclass(frozen=True)
@@ -232,6 +233,8 @@ def _read(
     # declaration as a sentence's: it gets its construct, where it was first used.
     for name in sorted(builder.auto_declared):
         builder.emit(schema.nouns[name].source, schema.nouns[name])
+    for source, message in reserved_plurals(c for s, c in builder.constructs if s in fresh):
+        builder.error(source, message)
     by_source = {source: paragraph for paragraph, source, _ in parsed}
     warnings: list[Diagnostic] = []
     for issue in builder.issues:

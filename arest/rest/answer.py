@@ -32,10 +32,13 @@ from arest.compiler.cells import NOUN_OBJECT_TYPES, NOUN_PLURALS
 from arest.compiler.links import plural as plural_of
 from arest.errors import ArestError, envelope
 from arest.forml2 import metamodel
+from arest.rest.openapi import document
 from arest.rest.routes import (
     COLLECTION,
+    DEFAULT_LIMIT,
     ENTRY,
     ITEM_PRECONDITIONS,
+    MAX_LIMIT,
     OPENAPI,
     STATUS_OF_CODE,
     Endpoint,
@@ -52,8 +55,6 @@ from arest.system.permissions import Principal, forbidden
 
 JSON: Final = "application/json"
 PROBLEM: Final = "application/problem+json"
-DEFAULT_LIMIT: Final = 50
-MAX_LIMIT: Final = 1000
 MAX_BODY_BYTES: Final = 1 << 20
 """The largest body a request may carry (1 MiB): more is 413, unread."""
 
@@ -191,7 +192,7 @@ def segments(path: str) -> tuple[str, ...]:
 
 def _body(request: Request, endpoint: Endpoint) -> Any:
     """The request's JSON body (None when it has none)."""
-    if not request.body.strip():
+    if not request.body:
         return None
     if not has_body(endpoint):
         raise Problem("invalid_input", f"{endpoint.method} {endpoint.path} takes no body",
@@ -202,12 +203,16 @@ def _body(request: Request, endpoint: Endpoint) -> Any:
                       f"a body is sent as {JSON}, not {media or 'without a Content-Type'}",
                       accepted=[JSON])
     try:
-        return checked_input(json.loads(request.body, parse_constant=_not_a_number), "$")
+        value = checked_input(json.loads(request.body, parse_constant=_not_a_number), "$")
     except RecursionError:
         raise Problem("invalid_input", "the body nests too deeply", path="$",
                       expected="JSON nested at most 64 deep") from None
     except (ValueError, UnicodeDecodeError) as error:
         raise Problem("not_json", f"the body is not JSON: {error}") from None
+    if value is None:  # null is a value of the wrong shape, not the absence of a body
+        raise Problem("invalid_input", "the body is null", path="$",
+                      expected="a JSON object (or list of bindings), or no body")
+    return value
 
 
 def _not_a_number(name: str) -> Any:
@@ -472,10 +477,6 @@ def _answer(tenant: Tenant, request: Request) -> Response:
         return Response(200, entry_point(state, everything))
     if endpoint.path == OPENAPI:
         query.none_left("none")
-        try:  # TEMPORARY until the generator lands
-            from arest.rest.openapi import document  # type: ignore[import-not-found]
-        except ImportError:
-            raise Problem("unknown_path", "no OpenAPI document yet") from None
         return Response(200, document(state))
     planned = plan(state, endpoint, values, query, body)
     command = planned.command

@@ -18,6 +18,8 @@ error codes of DESIGN §5 (:data:`STATUS_OF_CODE`); a rejection is 422.
 ('/{plural}/{id}/{link}', 'navigate', {'plural': 'orders', 'id': 'o-1', 'link': 'line-items'})
 >>> match("POST", ("facts", "Order_was_placed_by_Customer", "verify"))[0].verb
 'verify'
+>>> match("GET", ("orders", "o-1", "transition"))
+['POST']
 """
 
 from __future__ import annotations
@@ -105,6 +107,11 @@ STATUS_OF_CODE: Final[Mapping[str, int]] = {
 ``forbidden_origin`` (an Origin it does not allow) and ``rejected`` (alethic violations).
 A code not listed is 400: every error is about what the client sent."""
 
+DEFAULT_LIMIT: Final = 50
+"""The most items a page of a collection holds when ``?limit=`` does not say."""
+MAX_LIMIT: Final = 1000
+"""The most ``?limit=`` may ask for."""
+
 ITEM_PRECONDITIONS: Final = frozenset({("PATCH", ITEM), ("DELETE", ITEM),
                                        ("POST", ITEM + "/transition")})
 """The operations that honour ``If-Match`` (412 when the entity changed)."""
@@ -160,17 +167,27 @@ def match(method: str, segments: tuple[str, ...], plurals: Collection[str] = ()
     is a noun's (``/{plural}/…``) only when it is one of the ``plurals`` D has, as
     ``domain-changes`` is (``POST /domain-changes`` proposes; ``GET`` lists them)."""
     nouns = not segments or segments[0] not in RESERVED_SEGMENTS or segments[0] in plurals
-    allowed: list[str] = []
-    for endpoint in _BY_LENGTH.get(len(segments), ()):
-        if not endpoint.fixed and not nouns:
-            continue
-        values = _fits(endpoint, segments)
-        if values is None:
-            continue
+    fitting = [(endpoint, values) for endpoint in _BY_LENGTH.get(len(segments), ())
+               if (endpoint.fixed or nouns)
+               and (values := _fits(endpoint, segments)) is not None]
+    # A noun's literal segment wins over a variable one: /{plural}/{id}/transition is never
+    # the link named "transition" of /{plural}/{id}/{link}.
+    fitting = [(endpoint, values) for endpoint, values in fitting
+               if not any(_narrower(other, endpoint) for other, _ in fitting)]
+    for endpoint, values in fitting:
         if endpoint.method == method:
             return endpoint, values
-        allowed.append(endpoint.method)
-    return sorted(set(allowed)) or None
+    return sorted({endpoint.method for endpoint, _ in fitting}) or None
+
+
+def _narrower(one: Endpoint, other: Endpoint) -> bool:
+    """Whether two noun routes of one length differ in that ``one`` spells a segment that
+    ``other`` leaves variable, and never the converse."""
+    if one.fixed or other.fixed or len(one.template) != len(other.template):
+        return False
+    pairs = list(zip(one.template, other.template, strict=True))
+    return any(not a.startswith("{") and b.startswith("{") for a, b in pairs) and not any(
+        a.startswith("{") and not b.startswith("{") for a, b in pairs)
 
 
 _BY_LENGTH: Final[Mapping[int, tuple[Endpoint, ...]]] = {

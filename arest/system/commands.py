@@ -456,7 +456,7 @@ TABLE: Final[tuple[Verb, ...]] = (
     Verb("snapshot", None, WHOLE, "history",
          "Capture the whole state under a label (reusing a label replaces it; none or \"\": "
          "snap-N, from snap-0).",
-         _object([], label={"type": "string"}), _snapshot, Offer("persistence"),
+         _object([], label={"type": ["string", "null"]}), _snapshot, Offer("persistence"),
          (Route("POST", "/snapshots", 201),),
          lambda state, request, limits: snapshots.beyond_limit(state, request,
                                                                limits.snapshots)),

@@ -79,8 +79,10 @@ def navigate(state: State, noun: str, request: Any) -> dict[str, Any]:
     relation = relation_in(state, link.fact_type)
     facts = sorted(relation.matching(link.role, entity)) if isinstance(relation, Relation) \
         else []
-    if link.rel == RELATED:  # a fact type without a fact yet has no relation to show rows of
-        return {"rows": rows(state, link.fact_type, facts) if facts else [], "total": len(facts)}
+    if link.rel == RELATED:
+        # A fact type no fact was ever asserted into has no relation cell: no rows.
+        return {"rows": rows(state, link.fact_type, facts) if facts else [],
+                "total": len(facts)}
     others = sorted({fact[link.other] for fact in facts})
     shown, total = page(others, after, limit)
     return {"items": [represent(state, link.noun, other) for other in shown], "total": total}

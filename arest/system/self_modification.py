@@ -42,6 +42,8 @@ def compile_readings(state: State, request: Any) -> tuple[Output, State]:
         request["readings"], str
     ):
         raise invalid_input("$", 'an object with "readings": FORML 2 text')
+    if not request["readings"].strip():
+        raise invalid_input("$.readings", "at least one FORML 2 sentence")
     previous = sources_of(state)
     sources = (*previous, (f"<compile {len(previous) + 1}>", request["readings"]))
     try:
