@@ -183,7 +183,8 @@ def missing_reason(places: list[Path]) -> str:
     >>> missing_reason([Path("/opt/pg/bin")])
     'PostgreSQL is not installed (looked in /opt/pg/bin); apt-get install postgresql'
     """
-    looked = ", ".join(str(place) for place in places) or "AREST_PG_BIN, pg_config, PATH"
+    looked = (", ".join(str(place) for place in places)
+              or "/usr/lib/postgresql/*/bin, pg_config --bindir, the PATH")
     return f"PostgreSQL is not installed (looked in {looked}); {INSTALL}"
 
 
