@@ -62,6 +62,7 @@ def run(required: dict[str, str], programs: Path) -> subprocess.CompletedProcess
         cwd=ROOT, env=environ, capture_output=True, text=True, check=False)
 
 
+@pytest.mark.slow  # two child pytest runs
 def test_the_fixture_skips_a_test_outside_ci_and_fails_it_in_ci(tmp_path: Path) -> None:
     reason = missing_reason([tmp_path])
     skipped = run({}, tmp_path)
@@ -72,6 +73,7 @@ def test_the_fixture_skips_a_test_outside_ci_and_fails_it_in_ci(tmp_path: Path) 
     assert "1 error" in failed.stdout and reason in failed.stdout
 
 
+@pytest.mark.slow  # two child pytest runs
 def test_a_test_taking_the_fixture_is_left_out_of_the_fast_suite() -> None:
     def collect(*selection: str) -> str:
         return subprocess.run(
