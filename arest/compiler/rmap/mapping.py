@@ -257,10 +257,11 @@ class _Mapping:
         if owner in self.entities and roles[1] in self._root(owner).reference \
                 and fact_type.id == f"{owner}_has_{roles[1]}".replace(" ", "_"):
             part = self._root(owner).reference.index(roles[1])
-            key = self.key_of(owner)
-            columns = tuple(c.name for c in key if c.noun == roles[1]) or (key[part].name,)
+            owner_key = self.key_of(owner)
+            component = tuple(c.name for c in owner_key if c.noun == roles[1]) \
+                or (owner_key[part].name,)
             self.placements[fact_type.id] = Placement(
-                fact_type.id, snake(owner), (tuple(c.name for c in key), columns))
+                fact_type.id, snake(owner), (tuple(c.name for c in owner_key), component))
             self.absorbed_at[fact_type.id] = 0
             return True
         if owner in self.entities and fact_type.id == status_fact_type(owner) \
@@ -453,11 +454,9 @@ class _Mapping:
             fact_type, role, _ = c.spans[0]
             placement = self.placements[fact_type]
             draft = self._draft_named(placement.table)
-            (column,) = placement.columns[role] if len(placement.columns[role]) == 1 \
-                else (None,)
-            if column is None:
+            if len(placement.columns[role]) != 1:
                 return "a comparison on an entity's compound key"
-            draft.checks.append(Check("compare", (column,), c.id, c.reading,
+            draft.checks.append(Check("compare", placement.columns[role], c.id, c.reading,
                                       c.comparison[0], (c.comparison[1],), True))
             return ""
         holding = [(draft, column) for draft in self.drafts.values()
