@@ -307,3 +307,22 @@ def test_the_postgresql_ddl_parses(name: str) -> None:
     statements = parser.parse_sql(sql(name, "postgresql"))
     assert len(statements) >= len(relational_schema(
         schema_of(arest.load(OWN_READINGS / name))).tables)
+
+
+def test_rest_schema_takes_sql() -> None:
+    from arest.rest.answer import Request, answer
+    from arest.runtime import Tenant
+    from arest.system.permissions import AGENT_PRINCIPAL
+
+    with Tenant.open(OWN_READINGS / "orders", db=":memory:") as tenant:
+        def get(path: str, *query: tuple[str, str]) -> Any:
+            return answer(tenant, Request("GET", path, AGENT_PRINCIPAL, tuple(query)))
+
+        placed = {f["id"]: f.get("sql") for f in get("/schema", ("sql", "true")).body[
+            "fact_types"]}
+        assert placed["Order_was_placed_by_Customer"] == {
+            "table": "order", "columns": ["order_number", "customer"]}
+        around = get("/schema/Order", ("sql", "1")).body["fact_types"]
+        assert all("sql" in f for f in around)
+        assert all("sql" not in f for f in get("/schema").body["fact_types"])
+        assert get("/schema", ("sql", "maybe")).status == 400
