@@ -326,3 +326,8 @@ def test_rest_schema_takes_sql() -> None:
         assert all("sql" in f for f in around)
         assert all("sql" not in f for f in get("/schema").body["fact_types"])
         assert get("/schema", ("sql", "maybe")).status == 400
+
+
+def test_the_worked_example_shows_the_ddl_arest_prints() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "sql.md").read_text("utf-8")
+    assert f"```sql\n{sql('orders', 'sqlite')}```" in page
