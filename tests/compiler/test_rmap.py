@@ -16,8 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import arest
+from arest.testing import graph_schemas, schemas
 from arest.compiler.rmap import DIALECTS, Tables, ddl, relational_schema
 from arest.compiler.rmap.names import quoted, snake
 from arest.compiler.schema import schema_of
@@ -331,3 +334,22 @@ def test_rest_schema_takes_sql() -> None:
 def test_the_worked_example_shows_the_ddl_arest_prints() -> None:
     page = (Path(__file__).resolve().parents[2] / "docs" / "sql.md").read_text("utf-8")
     assert f"```sql\n{sql('orders', 'sqlite')}```" in page
+
+
+@settings(max_examples=30)
+@given(st.one_of(schemas(), graph_schemas()))
+def test_every_generated_schema_maps_and_runs_in_sqlite(readings: str) -> None:
+    schema = schema_of(arest.compile(readings))
+    tables = relational_schema(schema)
+    database(tables)
+    ddl(tables, "postgresql")
+    derived = {d.fact_type for d in tables.derived}
+    for placement in tables.placements:
+        table = tables.table(placement.table)
+        assert {name for cell in placement.columns for name in cell} <= {
+            c.name for c in table.columns}
+        assert placement.fact_type not in derived
+    deontic = {c.id for c in schema.constraints.values() if c.modality == "deontic"}
+    assert not deontic & {check.constraint for t in tables.tables for check in t.checks}
+    assert not deontic & {i for t in tables.tables for u in t.uniques for i in u.constraints}
+    assert deontic <= {u.id for u in tables.unstated}
