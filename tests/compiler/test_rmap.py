@@ -20,10 +20,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import arest
-from arest.testing import graph_schemas, schemas
 from arest.compiler.rmap import DIALECTS, Tables, ddl, relational_schema
 from arest.compiler.rmap.names import quoted, snake
 from arest.compiler.schema import schema_of
+from arest.testing import graph_schemas, schemas
 from tests.corpus import OWN_READINGS, TUTOR_FILES
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
