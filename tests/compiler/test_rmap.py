@@ -353,3 +353,20 @@ def test_every_generated_schema_maps_and_runs_in_sqlite(readings: str) -> None:
     assert not deontic & {check.constraint for t in tables.tables for check in t.checks}
     assert not deontic & {i for t in tables.tables for u in t.uniques for i in u.constraints}
     assert deontic <= {u.id for u in tables.unstated}
+
+
+def test_a_table_of_a_fact_type_arest_adds_to_holds_its_asserted_facts() -> None:
+    tables = tables_of("""\
+Member(.Card Number) is an entity type.
+Member has Card.
+  Each Member has at most one Card.
+Member may borrow.
++ Member may borrow if Member has Card.
+Region(.Code) is an entity type.
+Region contains Region.
+Region contains Region is transitive.
+""")
+    assert [(d.fact_type, d.mode) for d in tables.completed] == [
+        ("Member_may_borrow", "+"), ("Region_contains_Region", "closure")]
+    assert tables.placement("Member_may_borrow").table == "member"
+    assert "-- Tables that hold the asserted facts only" in ddl(tables, "sqlite")

@@ -144,4 +144,10 @@ def _left_to_arest(tables: Tables) -> list[str]:
         for derived in tables.derived:
             lines.append(f"--   {derived.fact_type} ({derived.mode})")
             lines.extend(f"--     {_one_line(rule)}" for rule in derived.rules)
+    if tables.completed:
+        lines.append("-- Tables that hold the asserted facts only: arest derives more facts of"
+                     " these fact types:")
+        for derived in tables.completed:
+            lines.append(f"--   {derived.fact_type} ({derived.mode})")
+            lines.extend(f"--     {_one_line(rule)}" for rule in derived.rules)
     return lines

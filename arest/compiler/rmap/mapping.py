@@ -134,6 +134,7 @@ class _Mapping:
         self.absorbed_at: dict[str, int] = {}
         """For a fact type absorbed into an entity's table: the role that entity plays."""
         self.derived: list[Derived] = []
+        self.completed: tuple[Derived, ...] = ()
         self.unstated: list[Unstated] = []
         self.numeric = self._numeric_nouns()
         self.compared = self._compared_roles()
@@ -225,6 +226,7 @@ class _Mapping:
         for fact_type in own:
             self._own_table(fact_type)
         self._name_tables()
+        self.completed = self._completed()
         for c in self.constraints:
             why = self._state(c)
             if why:
@@ -232,7 +234,23 @@ class _Mapping:
         drafts = sorted(self.drafts.values(), key=lambda d: d.name)
         return Tables(tuple(d.frozen() for d in drafts),
                       tuple(sorted(self.placements.values(), key=lambda p: p.fact_type)),
-                      tuple(self.unstated), tuple(self.derived))
+                      tuple(self.unstated), tuple(self.derived), self.completed)
+
+    def _completed(self) -> tuple[Derived, ...]:
+        """The stored fact types arest adds derived facts to: semi-derived ones, and the
+        asserted ring of an alethic transitive constraint (its closure is derived)."""
+        found: list[Derived] = []
+        for fact_type in sorted(self.placements):
+            rules = tuple(r.reading for r in self.schema.rules.values()
+                          if r.fact_type == fact_type)
+            closed = tuple(c.reading for c in self.constraints
+                           if c.kind == "TR" and c.modality == "alethic"
+                           and any(f == fact_type for f, _, _ in c.spans))
+            if rules:
+                found.append(Derived(fact_type, "+", rules))
+            elif closed:
+                found.append(Derived(fact_type, "closure", closed))
+        return tuple(found)
 
     def _special(self, fact_type: FactTypeInfo, by_table: dict[str, list[_Role]]) -> bool:
         """Place a fact type that lives in an entity's table (reference, membership, status,
@@ -434,6 +452,8 @@ class _Mapping:
         if len(c.spans) != 1:
             return "a disjunctive mandatory constraint: SQL states one column at a time"
         fact_type, role, _ = c.spans[0]
+        if any(d.fact_type == fact_type for d in self.completed):
+            return "arest derives some of its facts, which no row holds"
         placement = self.placements[fact_type]
         draft = self._draft_named(placement.table)
         if draft.kind == "fact type" or self.absorbed_at.get(fact_type) != role:

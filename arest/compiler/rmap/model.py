@@ -98,7 +98,9 @@ class Unstated:
 
 @dataclass(frozen=True)
 class Derived:
-    """A derived fact type: arest computes its facts; the tables do not store them."""
+    """A derived fact type: arest computes its facts; the tables do not store them.  Or,
+    in :attr:`Tables.completed`, a stored fact type to which arest adds derived facts: a
+    semi-derived one (``+``) or a transitive ring's closure (mode ``closure``)."""
 
     fact_type: str
     mode: str
@@ -113,6 +115,8 @@ class Tables:
     placements: tuple[Placement, ...]
     unstated: tuple[Unstated, ...]
     derived: tuple[Derived, ...]
+    completed: tuple[Derived, ...] = ()
+    """Stored fact types whose tables hold the asserted facts only: arest derives more."""
 
     def table(self, name: str) -> Table:
         """The table called name."""

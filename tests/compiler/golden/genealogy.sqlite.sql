@@ -128,3 +128,6 @@ CREATE TABLE place (
 -- Derived fact types: arest derives their facts; no table stores them and no view computes them yet:
 --   Person_is_grandparent_of_Person (*)
 --     * Person1 is grandparent of Person3 if Person1 is parent of Person2 and Person2 is parent of Person3.
+-- Tables that hold the asserted facts only: arest derives more facts of these fact types:
+--   Person_is_ancestor_of_Person (closure)
+--     Person is ancestor of Person is transitive.

@@ -120,3 +120,7 @@ ALTER TABLE member_reserves_book_on_reservation_date ADD FOREIGN KEY (book) REFE
 --     * Loan is long iff Loan has Loan Days and that Loan Days is greater than 21.
 --   Member_has_Loan_Count (*)
 --     * Member has Loan Count iff Loan Count is the count of Loan where Loan is taken by that Member.
+-- Tables that hold the asserted facts only: arest derives more facts of these fact types:
+--   Member_may_borrow (+)
+--     + Member may borrow if Member has Library Card and Member is not barred.
+--     + Member may borrow if Member is an Adult Member and Member has Library Card.
