@@ -219,6 +219,8 @@ Page links to Resource.
         ("url",), ("resource_site", "resource_slug"))
     (key,) = tables.table("page").foreign_keys
     assert key.references == ("site", "slug")
+    (key,) = tables.table("resource").foreign_keys
+    assert (key.columns, key.table, key.references) == (("site",), "site", ("host",))
     assert tables.unstated == ()  # the reference scheme's constraints are the primary key
 
 

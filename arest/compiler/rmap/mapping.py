@@ -205,6 +205,11 @@ class _Mapping:
             info = self.entities[noun]
             kind = "subtype" if self._root(noun).name != noun else "entity"
             self.drafts[noun] = _Draft(snake(noun), kind, noun, self.key_of(noun))
+            if kind == "entity":
+                for part in info.reference:
+                    if part in self.entities:
+                        self._foreign_key(self.drafts[noun], part, [
+                            c for c in self.drafts[noun].key if c.noun == part])
             if kind == "subtype":
                 for parent in info.supertypes:
                     if parent in self.entities:
