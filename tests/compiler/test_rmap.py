@@ -281,6 +281,7 @@ def test_golden_ddl(name: str, dialect: str) -> None:
 @pytest.mark.parametrize("name", DOMAINS)
 def test_an_own_domain_runs_in_sqlite_and_schema_says_where_each_fact_is(name: str) -> None:
     D = arest.load(OWN_READINGS / name)
+    every_constraint_once(schema_of(D), relational_schema(schema_of(D)))
     connection = database(relational_schema(schema_of(D)))
     described, _ = arest.apply(D, "schema", {"sql": True})
     assert described["fact_types"]
@@ -355,6 +356,16 @@ def test_every_generated_schema_maps_and_runs_in_sqlite(readings: str) -> None:
     assert not deontic & {check.constraint for t in tables.tables for check in t.checks}
     assert not deontic & {i for t in tables.tables for u in t.uniques for i in u.constraints}
     assert deontic <= {u.id for u in tables.unstated}
+    every_constraint_once(schema, tables)
+
+
+def every_constraint_once(schema: Any, tables: Tables) -> None:
+    """The tables state each constraint of the tenant's or list it, never both."""
+    listed = [u.id for u in tables.unstated]
+    assert len(set(listed)) == len(listed) and not set(listed) & set(tables.stated)
+    own = {c.id for c in schema.constraints.values()} - set(
+        schema_of(arest.compile("")).constraints)
+    assert own == set(listed) | set(tables.stated)
 
 
 def test_a_table_of_a_fact_type_arest_adds_to_holds_its_asserted_facts() -> None:

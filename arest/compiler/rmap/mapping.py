@@ -232,14 +232,18 @@ class _Mapping:
             self._own_table(fact_type)
         self._name_tables()
         self.completed = self._completed()
+        stated: list[str] = []
         for c in self.constraints:
             why = self._state(c)
             if why:
                 self.unstated.append(Unstated(c.id, c.kind, c.modality, c.reading, why))
+            else:
+                stated.append(c.id)
         drafts = sorted(self.drafts.values(), key=lambda d: d.name)
         return Tables(tuple(d.frozen() for d in drafts),
                       tuple(sorted(self.placements.values(), key=lambda p: p.fact_type)),
-                      tuple(self.unstated), tuple(self.derived), self.completed)
+                      tuple(self.unstated), tuple(self.derived), self.completed,
+                      tuple(stated))
 
     def _completed(self) -> tuple[Derived, ...]:
         """The stored fact types arest adds derived facts to: semi-derived ones, and the

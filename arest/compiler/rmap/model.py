@@ -117,6 +117,9 @@ class Tables:
     derived: tuple[Derived, ...]
     completed: tuple[Derived, ...] = ()
     """Stored fact types whose tables hold the asserted facts only: arest derives more."""
+    stated: tuple[str, ...] = ()
+    """The ids of the constraints the tables state (a key, NOT NULL, UNIQUE or CHECK):
+    with :attr:`unstated`, every constraint of the tenant's, each once."""
 
     def table(self, name: str) -> Table:
         """The table called name."""
