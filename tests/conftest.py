@@ -1,6 +1,7 @@
 """Test-wide settings: a Hypothesis profile that keeps the suite free of timing assertions, the
 one policy for the external tutor corpus, and a throwaway PostgreSQL (``tests/postgres.py``)."""
 
+import fcntl
 import itertools
 import os
 from collections.abc import Iterator
@@ -62,3 +63,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "postgres" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.postgres)
+
+
+@pytest.fixture(autouse=True)
+def _one_group_at_a_time(request: pytest.FixtureRequest,
+                         tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Tests of one ``xdist_group`` never run at once, on any worker: those of
+    ``documented-ports`` serve on the ports their blocks name.  (pytest-xdist's
+    ``--dist loadgroup`` is meant to keep a group on one worker, but under pytest 9 it
+    spreads them, so a lock in the run's shared temporary folder keeps them apart.)"""
+    mark = request.node.get_closest_marker("xdist_group")
+    if mark is None:
+        yield
+        return
+    name = mark.args[0] if mark.args else mark.kwargs["name"]
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the workers' folders are side by side in the run's
+    with (shared / f"group-{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
