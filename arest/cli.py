@@ -8,6 +8,7 @@ Backus notation, and prints the result:
 
 ``arest check READINGS…`` reads readings and prints their diagnostics compiler-style;
 ``arest apply KEY [INPUT] --readings … --db …`` runs one command on a durable tenant;
+``arest sql READINGS… --dialect sqlite|postgresql`` prints the readings' relational schema;
 ``arest mcp --readings …`` serves the tenant to an agent over MCP on stdio;
 ``arest serve READINGS…`` serves it through every web transport installed: arest's own are
 streamable HTTP (``/mcp``) and SSE (``/sse``).  The transports are plugins found by their
@@ -31,6 +32,8 @@ import click
 
 from arest.algebra import DEFAULT_FUEL, NotationError, Object, apply, evaluate, read, show
 from arest.api import ReadingError, load_sources, read_files, warnings
+from arest.compiler.rmap import DIALECTS, ddl, relational_schema
+from arest.compiler.schema import schema_of
 from arest.rest.openapi import document
 from arest.runtime import ReplayError, StorageError, Tenant, TenantLocked
 from arest.runtime.tenant import MAX_SNAPSHOTS
@@ -234,6 +237,40 @@ def openapi_command(readings: tuple[str, ...], db: str | None) -> None:
     with _open(readings, database) as tenant:
         out = document(tenant.state)
     click.echo(json.dumps(out, indent=2, ensure_ascii=False))
+
+
+@main.command("sql")
+@click.argument("readings", nargs=-1, required=True, type=_READINGS)
+@click.option("--dialect", type=click.Choice(DIALECTS), default="sqlite", show_default=True,
+              help="The SQL dialect of the DDL.")
+@click.option("--db", metavar="PATH",
+              help="A tenant database of these readings: its schema, with the Domain Changes"
+                   " applied to it, instead of the readings' alone.")
+def sql_command(readings: tuple[str, ...], dialect: str, db: str | None) -> None:
+    """Print the relational schema of READINGS (files, or folders of *.md) as SQL DDL:
+    a table per entity type and per fact type that is not a column, keys, foreign keys,
+    CHECKs, and comments listing what arest enforces that the tables do not
+    (docs/sql.md).
+
+    Exits 1 when the readings have errors or the database cannot be used.
+
+    \b
+    Example:
+      arest sql readings/orders --dialect postgresql
+      arest sql readings/orders --db shop.db
+    """
+    if db is None:
+        try:
+            state = load_sources(read_files(*readings))
+        except ReadingError as error:
+            _fail(str(error))
+    else:
+        if db != ":memory:" and not Path(db).is_file():
+            _fail(f"no database at {db}: give the path of a tenant's database (arest apply"
+                  " and arest serve keep one), or no --db for the readings alone")
+        with _open(readings, db) as tenant:
+            state = tenant.state
+    click.echo(ddl(relational_schema(schema_of(state)), dialect), nl=False)
 
 
 @main.command("mcp")

@@ -1,6 +1,7 @@
 """The ``arest`` command: the README's main job, its options, and its errors."""
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -262,3 +263,32 @@ def test_serve_listens_on_a_socket_that_says_it_is_tcp() -> None:
         assert listening.proto == socket.IPPROTO_TCP
     finally:
         listening.close()
+
+
+def test_sql_prints_the_ddl_sqlite_runs() -> None:
+    code, out, _ = invoke("sql", ORDERS)
+    assert code == 0 and out == (ROOT / "tests/compiler/golden/orders.sqlite.sql").read_text()
+    connection = sqlite3.connect(":memory:")
+    connection.executescript(out)
+    assert ("order",) in connection.execute("SELECT name FROM sqlite_master").fetchall()
+    code, out, _ = invoke("sql", ORDERS, "--dialect", "postgresql")
+    assert code == 0 and 'ALTER TABLE "order" ADD FOREIGN KEY' in out
+
+
+def test_sql_of_a_tenant_database_has_its_evolved_schema(tmp_path: Path) -> None:
+    db = str(tmp_path / "shop.db")
+    note = '{"readings": "Order has Note.\\n  Each Order has at most one Note.\\n"}'
+    assert invoke("apply", "compile", note, "--readings", ORDERS, "--db", db)[0] == 0
+    assert "note TEXT," not in invoke("sql", ORDERS)[1]
+    code, out, _ = invoke("sql", ORDERS, "--db", db)
+    assert code == 0 and "    note TEXT,\n" in out
+
+
+def test_sql_errors(tmp_path: Path) -> None:
+    (tmp_path / "bad.md").write_text(BAD, encoding="utf-8")
+    code, _, err = invoke("sql", str(tmp_path / "bad.md"))
+    assert code == 1 and err.startswith("arest: ") and ":2:26:" in err
+    code, _, err = invoke("sql", ORDERS, "--db", str(tmp_path / "none.db"))
+    assert code == 1 and "no database at" in err and not (tmp_path / "none.db").exists()
+    code, _, err = invoke("sql", ORDERS, "--dialect", "mysql")
+    assert code == 2 and "'sqlite', 'postgresql'" in err

@@ -352,9 +352,11 @@ def plan(state: State, endpoint: Endpoint, values: Mapping[str, str], query: Que
         return Planned(Command("navigate", noun, request), limit)
     if verb == "schema":
         everything = _flag(query.take("all"), "all")
-        query.none_left("all")
-        return Planned(Command("schema", "", {"noun": values["noun"]} if "noun" in values
-                               else ({"all": True} if everything else {})))
+        where = {"sql": True} if _flag(query.take("sql"), "sql") else {}
+        query.none_left("all, sql")
+        return Planned(Command("schema", "", {"noun": values["noun"], **where}
+                               if "noun" in values
+                               else ({"all": True, **where} if everything else where)))
     if verb == "search":
         words = query.take("q")
         query.none_left("q")

@@ -442,10 +442,14 @@ TABLE: Final[tuple[Verb, ...]] = (
     Verb("schema", None, READS, "read",
          "The schema of this domain: nouns, fact types (ids, readings, roles), constraints, "
          "rules and state machines; for one noun or fact type when named; with the "
-         "metamodel's own (Noun, Fact Type, Constraint, …) when all is true.",
+         "metamodel's own (Noun, Fact Type, Constraint, …) when all is true; with each "
+         "fact type's SQL table and columns (arest sql) when sql is true.",
          _object([], noun=_NOUN, fact_type=_FACT_TYPE,
                  all={"type": "boolean",
-                      "description": "Include the metamodel's nouns and fact types."}),
+                      "description": "Include the metamodel's nouns and fact types."},
+                 sql={"type": "boolean",
+                      "description": "Give each fact type's table and columns in the "
+                                     "relational schema (arest sql)."}),
          _schema, Offer("introspection"),
          (Route("GET", "/schema"), Route("GET", "/schema/{noun}"))),
     Verb("verify", None, READS, "read",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from arest.algebra import State
+from arest.compiler.rmap import Tables, relational_schema
 from arest.compiler.schema import Schema, schema_of
 from arest.forml2 import metamodel
 from arest.system.errors import Refusal, closest, invalid_input
@@ -36,7 +37,19 @@ def _fact_type(schema: Schema, fact_type: str) -> dict[str, Any]:
     return out
 
 
-def _view(schema: Schema, nouns: list[str], fact_types: list[str]) -> dict[str, Any]:
+def _where(tables: Tables, fact_type: str) -> dict[str, Any] | None:
+    """Where the fact type's facts are in the relational schema (``arest sql``): its table
+    and, per role, its column (a list of columns for an entity with a compound reference);
+    None for a derived fact type or the metamodel's."""
+    placement = tables.placement(fact_type)
+    if placement is None:
+        return None
+    return {"table": placement.table,
+            "columns": [cell[0] if len(cell) == 1 else list(cell) for cell in placement.columns]}
+
+
+def _view(schema: Schema, nouns: list[str], fact_types: list[str],
+          tables: Tables | None = None) -> dict[str, Any]:
     chosen = set(fact_types)
     constraints = [
         c for c in schema.constraints.values()
@@ -46,7 +59,11 @@ def _view(schema: Schema, nouns: list[str], fact_types: list[str]) -> dict[str, 
     machines = [m for m in schema.machines.values() if m.noun in nouns]
     return {
         "nouns": [_noun(schema, name) for name in nouns],
-        "fact_types": [_fact_type(schema, fact_type) for fact_type in fact_types],
+        "fact_types": [
+            _fact_type(schema, fact_type) if tables is None
+            else {**_fact_type(schema, fact_type), "sql": _where(tables, fact_type)}
+            for fact_type in fact_types
+        ],
         "constraints": [
             {"id": c.id, "kind": c.kind, "modality": c.modality, "reading": c.reading}
             for c in constraints
@@ -70,19 +87,20 @@ def _view(schema: Schema, nouns: list[str], fact_types: list[str]) -> dict[str, 
     }
 
 
-def _tenant_view(state: State, schema: Schema) -> dict[str, Any]:
+def _tenant_view(state: State, schema: Schema, tables: Tables | None) -> dict[str, Any]:
     """The tenant's own schema: the fact types its readings declare, the nouns they declare
     or play roles in, and what constrains, derives or moves them."""
     bundled = metamodel().schema.metamodel
     fact_types = tenant_fact_types(state)
     nouns = {name for name in schema.nouns if name not in bundled}
     nouns.update(noun for f in fact_types for noun in schema.fact_types[f].roles)
-    return _view(schema, [name for name in schema.nouns if name in nouns], fact_types)
+    return _view(schema, [name for name in schema.nouns if name in nouns], fact_types, tables)
 
 
 def describe(state: State, request: Any) -> dict[str, Any]:
     """``schema`` with ``{}`` (the tenant's own), ``{"all": true}`` (with the metamodel),
-    ``{"noun"}`` or ``{"fact_type"}``.
+    ``{"noun"}`` or ``{"fact_type"}``; ``"sql": true`` beside any of them gives each fact
+    type ``"sql"``: where its facts are in the relational schema (DESIGN §10).
 
     >>> import arest
     >>> D = arest.compile(ORDERS)  # Order was placed by at most one Customer (conftest.py)
@@ -90,16 +108,22 @@ def describe(state: State, request: Any) -> dict[str, Any]:
     ['Customer', 'Order']
     >>> describe(D, {"noun": "Order"})["constraints"][0]["reading"]
     'Each Order was placed by at most one Customer.'
+    >>> describe(D, {"fact_type": "Order_was_placed_by_Customer", "sql": True}
+    ...          )["fact_types"][0]["sql"]
+    {'table': 'order', 'columns': ['id', 'customer']}
     """
     request = {} if request is None else request
-    shapes = '{}, {"all": true}, {"noun": name} or {"fact_type": id}'
-    if not isinstance(request, dict) or len(request) > 1 or not set(request) <= {
-        "noun", "fact_type", "all"
+    shapes = ('{}, {"all": true}, {"noun": name} or {"fact_type": id},'
+              ' each with "sql": true or not')
+    if not isinstance(request, dict) or len(set(request) - {"sql"}) > 1 or not set(request) <= {
+        "noun", "fact_type", "all", "sql"
     }:
         raise invalid_input("$", shapes)
-    if "all" in request and not isinstance(request["all"], bool):
-        raise invalid_input("$.all", "true or false")
+    for flag in ("all", "sql"):
+        if flag in request and not isinstance(request[flag], bool):
+            raise invalid_input(f"$.{flag}", "true or false")
     schema = schema_of(state)
+    tables = relational_schema(schema) if request.get("sql") else None
     if "noun" in request:
         noun = request["noun"]
         if not isinstance(noun, str):
@@ -107,7 +131,7 @@ def describe(state: State, request: Any) -> dict[str, Any]:
         if noun not in schema.nouns:
             raise Refusal("unknown_noun", f"no noun {noun!r}", noun=noun,
                           candidates=closest(noun, schema.nouns))
-        return _view(schema, [noun], [f.id for f in schema.played_by(noun)])
+        return _view(schema, [noun], [f.id for f in schema.played_by(noun)], tables)
     if "fact_type" in request:
         fact_type = request["fact_type"]
         if not isinstance(fact_type, str):
@@ -115,7 +139,8 @@ def describe(state: State, request: Any) -> dict[str, Any]:
         if fact_type not in schema.fact_types:
             raise Refusal("unknown_fact_type", f"no fact type {fact_type!r}",
                           fact_type=fact_type, candidates=closest(fact_type, schema.fact_types))
-        return _view(schema, list(dict.fromkeys(schema.fact_types[fact_type].roles)), [fact_type])
+        return _view(schema, list(dict.fromkeys(schema.fact_types[fact_type].roles)), [fact_type],
+                     tables)
     if request.get("all"):
-        return _view(schema, list(schema.nouns), list(schema.fact_types))
-    return _tenant_view(state, schema)
+        return _view(schema, list(schema.nouns), list(schema.fact_types), tables)
+    return _tenant_view(state, schema, tables)

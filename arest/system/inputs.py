@@ -82,7 +82,8 @@ def checked_text(value: str, path: str) -> str:
 
 def atom(value: Any, path: str) -> str:
     """A JSON value as an atom: strings as they are, numbers as numerals; ``invalid_input``
-    at path for anything else.
+    at path for anything else, the empty string too (an id or value that is nothing would
+    name no resource: its href would be its collection's).
 
     >>> atom("o1", "$.id"), atom(3, "$.id"), atom(2.50, "$.id")
     ('o1', '3', '2.5')
@@ -90,10 +91,16 @@ def atom(value: Any, path: str) -> str:
     Traceback (most recent call last):
     ...
     arest.system.errors.Refusal: $.id: expected a string or a number
+    >>> atom("", "$.id")
+    Traceback (most recent call last):
+    ...
+    arest.system.errors.Refusal: $.id: expected a non-empty string or a number
     """
     if isinstance(value, bool) or value is None:
         raise invalid_input(path, "a string or a number")
     if isinstance(value, str):
+        if not value:
+            raise invalid_input(path, "a non-empty string or a number")
         return checked_text(value, path)
     if isinstance(value, int):
         return str(value)

@@ -59,16 +59,28 @@ def plural(state: State, noun: str) -> str:
     return found if found is not None else plural_of(noun)
 
 
+def segment(entity: str) -> str:
+    """An id as one path segment: percent-encoded, and ``.`` encoded too where the id is
+    ``.`` or ``..``, which every client would otherwise remove as a dot segment (RFC 3986
+    §5.2.4) and so reach another resource.
+
+    >>> segment("ann@example.com"), segment("a/b"), segment(".."), segment("v1.2")
+    ('ann%40example.com', 'a%2Fb', '%2E%2E', 'v1.2')
+    """
+    encoded = quote(entity, safe="")
+    return encoded.replace(".", "%2E") if encoded in (".", "..") else encoded
+
+
 def href(state: State, noun: str, entity: str) -> str:
-    """The entity's url, ``/<plural>/<id>`` (the id percent-encoded).
+    """The entity's url, ``/<plural>/<id>`` (the id one :func:`segment`).
 
     >>> import arest
     >>> D = arest.compile("LineItem(.id) is an entity type.\\nCategory(.id) is an entity type.\\n"
     ...                   "Noun 'Category' has Plural 'categories'.")
-    >>> href(D, "LineItem", "a/1"), href(D, "Category", "tools")
-    ('/line-items/a%2F1', '/categories/tools')
+    >>> href(D, "LineItem", "a/1"), href(D, "Category", "tools"), href(D, "Category", "..")
+    ('/line-items/a%2F1', '/categories/tools', '/categories/%2E%2E')
     """
-    return f"/{plural(state, noun)}/{quote(entity, safe='')}"
+    return f"/{plural(state, noun)}/{segment(entity)}"
 
 
 def _decode(contents: Object) -> tuple[tuple[Link, str], ...]:

@@ -67,6 +67,9 @@ def navigate(state: State, noun: str, request: Any) -> dict[str, Any]:
     'o2'
     >>> navigate(D, "Order", {"id": "o2", "link": "Order_was_placed_by_Customer"})["rows"]
     [{'Order': 'o2', 'Customer': 'acme', 'derived': False}]
+    >>> _, alone = arest.apply(arest.compile(ORDERS), "create:Customer", {"id": "bo"})
+    >>> navigate(alone, "Customer", {"id": "bo", "link": "Order_was_placed_by_Customer"})
+    {'rows': [], 'total': 0}
     """
     fields(state, noun)  # an unknown noun is an error before anything else
     entity, key, limit, after = _request(request)

@@ -191,3 +191,22 @@ def test_the_schema_is_the_tenants_own_unless_all_is_asked() -> None:
     assert {"Noun", "Constraint", "Customer"} <= {n["name"] for n in every["nouns"]}
     assert len(every["fact_types"]) > len(own["fact_types"])
     assert arest.apply(D, "schema", {"all": "yes"})[0]["error"]["code"] == "invalid_input"
+
+
+def test_schema_with_sql_says_where_each_fact_type_lives() -> None:
+    out = call("schema", {"sql": True})
+    where = {f["id"]: f["sql"] for f in out["fact_types"]}
+    assert where["Order_was_placed_by_Customer"] == {"table": "order",
+                                                     "columns": ["order_id", "customer"]}
+    assert where["Order_has_Tag"] == {"table": "order_has_tag", "columns": ["order", "tag"]}
+    assert where["Customer_is_active"] == {"table": "customer", "columns": ["name"]}
+    assert where["Category_has_parent_Category"] == {
+        "table": "category", "columns": ["category_code", "parent_category"]}
+    assert all("sql" not in f for f in call("schema")["fact_types"])
+    around = call("schema", {"noun": "Order", "sql": True})["fact_types"]
+    assert {f["id"] for f in around} >= {"Order_has_Tag"} and all("sql" in f for f in around)
+    every = call("schema", {"all": True, "sql": True})["fact_types"]
+    assert {f["id"]: f["sql"] for f in every}["Noun_has_Object_Type"] is None
+    assert call("schema", {"sql": "yes"})["error"]["code"] == "invalid_input"
+    assert call("schema", {"noun": "Order", "all": True, "sql": True})["error"]["code"] \
+        == "invalid_input"

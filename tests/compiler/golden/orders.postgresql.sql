@@ -1,0 +1,62 @@
+-- The relational schema of these readings (Halpin's Rmap), PostgreSQL dialect,
+-- written by arest (docs/sql.md says how each fact type maps to a table and column).
+
+CREATE TABLE category (
+    category_code TEXT NOT NULL,
+    parent_category TEXT,
+    PRIMARY KEY (category_code)
+);
+
+CREATE TABLE customer (
+    email TEXT NOT NULL,
+    is_a_reseller BOOLEAN NOT NULL DEFAULT FALSE,
+    name TEXT NOT NULL,
+    PRIMARY KEY (email)
+);
+
+CREATE TABLE line_item (
+    id TEXT NOT NULL,
+    amount TEXT,
+    "order" TEXT NOT NULL,
+    product TEXT NOT NULL,
+    quantity TEXT NOT NULL,
+    PRIMARY KEY (id)
+);
+
+CREATE TABLE "order" (
+    order_number TEXT NOT NULL,
+    customer TEXT NOT NULL,
+    priority TEXT,
+    status TEXT,
+    PRIMARY KEY (order_number),
+    -- c-616cbb9b3bb8: The possible values of Priority are 'low', 'normal', 'rush'.
+    CHECK (priority IN ('low', 'normal', 'rush'))
+);
+
+CREATE TABLE product (
+    sku TEXT NOT NULL,
+    name TEXT NOT NULL,
+    PRIMARY KEY (sku)
+);
+
+CREATE TABLE product_is_in_category (
+    product TEXT NOT NULL,
+    category TEXT NOT NULL,
+    PRIMARY KEY (product, category)
+);
+
+ALTER TABLE category ADD FOREIGN KEY (parent_category) REFERENCES category (category_code);
+ALTER TABLE line_item ADD FOREIGN KEY ("order") REFERENCES "order" (order_number);
+ALTER TABLE line_item ADD FOREIGN KEY (product) REFERENCES product (sku);
+ALTER TABLE "order" ADD FOREIGN KEY (customer) REFERENCES customer (email);
+ALTER TABLE product_is_in_category ADD FOREIGN KEY (product) REFERENCES product (sku);
+ALTER TABLE product_is_in_category ADD FOREIGN KEY (category) REFERENCES category (category_code);
+
+-- Constraints arest enforces that these tables do not state:
+--   c-4a3e9557f661 (UC, spans a derived fact type): Each Customer has at most one Unpaid Order Count.
+--   c-7ae138d95b9d (AC, a ring over paths of rows): Category has parent Category is acyclic.
+-- Deontic constraints: arest reports their violations and accepts the change, so no table refuses them:
+--   c-a4c0040a6577 (VC): It is forbidden that a LineItem has Quantity less than 1.
+-- Derived fact types: arest derives their facts; no table stores them and no view computes them yet:
+--   Customer_has_Unpaid_Order_Count (*)
+--     * Customer has Unpaid Order Count iff Unpaid Order Count is the count of Order where Order was placed by that Customer and Order has Status 'Placed'.
