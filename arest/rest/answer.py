@@ -452,8 +452,21 @@ def _refused(out: dict[str, Any]) -> Response:
 
 def answer(tenant: Tenant, request: Request) -> Response:
     """The response to one REST request (see the module)."""
+    response = _answered(tenant, request, False)
+    assert response is not None
+    return response
+
+
+def answer_at_once(tenant: Tenant, request: Request) -> Response | None:
+    """The response to a REST request that reads one entity, when it answers without
+    waiting (:meth:`~arest.runtime.Tenant.read_now`), or one that fails before it runs;
+    else None.  An event loop answers these itself, and hands the rest to a thread."""
+    return _answered(tenant, request, True)
+
+
+def _answered(tenant: Tenant, request: Request, at_once: bool) -> Response | None:
     try:
-        return _answer(tenant, request)
+        return _answer(tenant, request, at_once)
     except Problem as error:
         return problem(error.code, error.message, error.headers, **error.details)
     except Refusal as refusal:
@@ -461,7 +474,7 @@ def answer(tenant: Tenant, request: Request) -> Response:
         return problem(error_.code, error_.message, **error_.details)
 
 
-def _answer(tenant: Tenant, request: Request) -> Response:
+def _answer(tenant: Tenant, request: Request, at_once: bool) -> Response | None:
     state = tenant.state
     parts = segments(request.path)
     found = match(request.method, parts, nouns_by_plural(state))
@@ -485,6 +498,10 @@ def _answer(tenant: Tenant, request: Request) -> Response:
     refused = forbidden(request.principal, command)
     if refused is not None:
         return _refused(refused)
+    if at_once:
+        now = tenant.read_now(command, request.principal.source) \
+            if command.verb == "read" else None
+        return None if now is None else respond(now, request, endpoint, planned)
     precondition = _precondition(request, endpoint, command)
     out = tenant.run(command, request.principal.source, precondition)
     return respond(out, request, endpoint, planned)

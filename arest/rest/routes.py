@@ -147,16 +147,12 @@ def statuses(endpoint: Endpoint) -> tuple[int, ...]:
 
 
 def _fits(endpoint: Endpoint, segments: tuple[str, ...]) -> dict[str, str] | None:
-    template = endpoint.template
-    if len(template) != len(segments):
+    """The values of the endpoint's variables in a path of as many segments as its own,
+    or None when a literal segment differs."""
+    literals, variables = _PATTERNS[endpoint]
+    if any(segments[index] != literal for index, literal in literals):
         return None
-    values: dict[str, str] = {}
-    for part, segment in zip(template, segments, strict=True):
-        if part.startswith("{"):
-            values[part.strip("{}")] = segment
-        elif part != segment:
-            return None
-    return values
+    return {name: segments[index] for index, name in variables}
 
 
 def match(method: str, segments: tuple[str, ...], plurals: Collection[str] = ()
@@ -167,13 +163,15 @@ def match(method: str, segments: tuple[str, ...], plurals: Collection[str] = ()
     is a noun's (``/{plural}/…``) only when it is one of the ``plurals`` D has, as
     ``domain-changes`` is (``POST /domain-changes`` proposes; ``GET`` lists them)."""
     nouns = not segments or segments[0] not in RESERVED_SEGMENTS or segments[0] in plurals
-    fitting = [(endpoint, values) for endpoint in _BY_LENGTH.get(len(segments), ())
-               if (endpoint.fixed or nouns)
-               and (values := _fits(endpoint, segments)) is not None]
+    candidates = (*_FIXED.get(_opening(segments), ()),
+                  *(_NOUN_ROUTES.get(len(segments), ()) if nouns else ()))
+    fitting = [(endpoint, values) for endpoint in candidates
+               if (values := _fits(endpoint, segments)) is not None]
     # A noun's literal segment wins over a variable one: /{plural}/{id}/transition is never
     # the link named "transition" of /{plural}/{id}/{link}.
+    fits = {endpoint for endpoint, _ in fitting}
     fitting = [(endpoint, values) for endpoint, values in fitting
-               if not any(_narrower(other, endpoint) for other, _ in fitting)]
+               if fits.isdisjoint(_NARROWER[endpoint])]
     for endpoint, values in fitting:
         if endpoint.method == method:
             return endpoint, values
@@ -190,11 +188,34 @@ def _narrower(one: Endpoint, other: Endpoint) -> bool:
         a.startswith("{") and not b.startswith("{") for a, b in pairs)
 
 
-_BY_LENGTH: Final[Mapping[int, tuple[Endpoint, ...]]] = {
-    length: tuple(sorted((e for e in ENDPOINTS if len(e.template) == length),
-                         key=lambda e: not e.fixed))
-    for length in {len(e.template) for e in ENDPOINTS}}
-"""The endpoints by their number of segments, fixed ones first."""
+_PATTERNS: Final[Mapping[Endpoint, tuple[tuple[tuple[int, str], ...],
+                                        tuple[tuple[int, str], ...]]]] = {
+    endpoint: (tuple((i, part) for i, part in enumerate(endpoint.template)
+                     if not part.startswith("{")),
+               tuple((i, part.strip("{}")) for i, part in enumerate(endpoint.template)
+                     if part.startswith("{")))
+    for endpoint in ENDPOINTS}
+"""Each endpoint's literal segments and variables, by position."""
+
+def _opening(template: tuple[str, ...]) -> tuple[int, str]:
+    """A path's number of segments and its first segment ("" for ``/``)."""
+    return len(template), template[0] if template else ""
+
+
+_FIXED: Final[Mapping[tuple[int, str], tuple[Endpoint, ...]]] = {
+    key: tuple(e for e in ENDPOINTS if e.fixed and _opening(e.template) == key)
+    for key in {_opening(e.template) for e in ENDPOINTS if e.fixed}}
+"""The fixed endpoints by their number of segments and their first segment."""
+
+_NOUN_ROUTES: Final[Mapping[int, tuple[Endpoint, ...]]] = {
+    length: tuple(e for e in ENDPOINTS if not e.fixed and len(e.template) == length)
+    for length in {len(e.template) for e in ENDPOINTS if not e.fixed}}
+"""The endpoints of a noun's resources (``/{plural}/…``) by their number of segments."""
+
+_NARROWER: Final[Mapping[Endpoint, frozenset[Endpoint]]] = {
+    endpoint: frozenset(other for other in ENDPOINTS if _narrower(other, endpoint))
+    for endpoint in ENDPOINTS}
+"""Each endpoint's narrower ones, which win over it where both fit."""
 
 RESERVED_SEGMENTS: Final = frozenset(
     {e.template[0] for e in ENDPOINTS if e.fixed and e.template}

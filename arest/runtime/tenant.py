@@ -47,7 +47,7 @@ from arest.runtime.lockfile import TenantLocked
 from arest.runtime.recovery import ReplayError
 from arest.runtime.runner import changed_cells, run_recording
 from arest.runtime.storage import Pending, Storage, open_storage
-from arest.system.commands import VERBS, Command, Limits, parse_key
+from arest.system.commands import VERBS, Command, Effect, Limits, parse_key
 from arest.system.context import SYSTEM, Context, read_context
 from arest.system.derive import is_derived, rebuilt_on_load, without_derived_facts
 from arest.system.errors import Refusal, invalid_input
@@ -219,6 +219,24 @@ class Tenant:
             if committed is not None:
                 self._checkpoint_if_due(committed)
             return out
+
+    def read_now(self, command: Command, source: str = SYSTEM) -> dict[str, Any] | None:
+        """The output of a command that reads D (its verb's effect is READS), on the current
+        D, without waiting: None when some of what D holds is still on its way to the
+        journal (then :meth:`run` answers it, once that is durable).  It never blocks, so an
+        event loop may call it for a cheap read."""
+        if VERBS[command.verb].effect is not Effect.READS:
+            return None
+        snapshot, seen, _ = self._current
+        if self._journal.durable < seen:
+            return None
+        self._journal.check()
+        try:
+            read_context({"source": source})
+        except Refusal as refusal:
+            return refusal.envelope
+        out, _, _ = run_recording(snapshot, command, Context(self._clock(), source))
+        return out
 
     def _run_within_limits(self, snapshot: State, command: Command, context: Context
                            ) -> tuple[dict[str, Any], State, Footprint | None]:

@@ -20,7 +20,14 @@ from starlette.datastructures import Headers
 from starlette.routing import BaseRoute, Match, NoMatchFound
 from starlette.types import Receive, Scope, Send
 
-from arest.rest.answer import MAX_BODY_BYTES, Request, Response, answer, problem
+from arest.rest.answer import (
+    MAX_BODY_BYTES,
+    Request,
+    Response,
+    answer,
+    answer_at_once,
+    problem,
+)
 from arest.transports.web import Web, WebRoutes
 
 log = logging.getLogger(__name__)
@@ -130,8 +137,11 @@ class RestRoute(BaseRoute):
             body=body, content_type=headers.get("content-type"),
             if_match=headers.get("if-match"), if_none_match=headers.get("if-none-match"))
         try:
-            response: Response = await anyio.to_thread.run_sync(answer, self.web.tenant,
-                                                                request)
+            # The read of one entity whose D is durable is answered here, at once; a hop to a
+            # worker thread would cost it more than the read (docs/performance.md, REST).
+            now = answer_at_once(self.web.tenant, request) if request.method == "GET" else None
+            response: Response = now if now is not None else \
+                await anyio.to_thread.run_sync(answer, self.web.tenant, request)
         except Exception:  # a fault of arest's, never the client's: logged, told plainly
             log.exception("arest REST: %s %s failed", request.method, request.path)
             return Response(500, {"type": "urn:arest:error:internal_error",

@@ -57,3 +57,16 @@ def test_a_failed_precondition_changes_nothing_and_journals_nothing(tmp_path: Pa
         assert tenant.state is before and tenant.digest == digest
     with arest.Tenant.open(ORDERS, db=tmp_path / "t.db") as reopened:
         assert arest.apply(reopened.state, "read:Customer", "ann@x")[0]["Name"] == "Ann"
+
+
+def test_a_read_now_answers_what_run_answers_and_never_a_write(tmp_path: Path) -> None:
+    with arest.Tenant.open(ORDERS, db=tmp_path / "t.db") as tenant:
+        tenant.call("create:Customer", {"id": "ann@x", "Name": "Ann"})
+        for command in (Command("read", "Customer", {"id": "ann@x"}),
+                        Command("read", "Customer", {"id": "nobody"}),
+                        Command("list", "Customer", None)):
+            assert tenant.read_now(command) == tenant.run(command)
+        before = tenant.state
+        assert tenant.read_now(Command("create", "Customer", {"id": "b@x", "Name": "B"})) \
+            is None
+        assert tenant.state is before
