@@ -36,13 +36,34 @@ CORS_METHODS = "GET, POST, PATCH, DELETE"
 CORS_HEADERS = "Authorization, Content-Type, If-Match, If-None-Match"
 
 
+DRAINED_BYTES = 16 << 20
+"""How much of a body beyond the limit is read and dropped before the 413 is sent, so a
+client still sending it reads the answer instead of a reset connection."""
+
+
 class _TooLarge(Exception):
     """Raised while reading a body that goes beyond the limit."""
 
 
+async def _drain(receive: Receive, declared: str | None, more: bool) -> None:
+    """Read and drop the rest of a body too large to take (up to :data:`DRAINED_BYTES`)."""
+    if declared is not None and declared.isdigit() \
+            and int(declared) > MAX_BODY_BYTES + DRAINED_BYTES:
+        return
+    drained = 0
+    while more and drained < DRAINED_BYTES:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return
+        drained += len(message.get("body", b""))
+        more = message.get("more_body", False)
+
+
 async def _body(receive: Receive, declared: str | None) -> bytes:
-    """The request's body, or :class:`_TooLarge` as soon as it is known to be too large."""
+    """The request's body, or :class:`_TooLarge` as soon as it is known to be too large
+    (the rest of it drained)."""
     if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        await _drain(receive, declared, True)
         raise _TooLarge
     chunks: list[bytes] = []
     size = 0
@@ -53,6 +74,7 @@ async def _body(receive: Receive, declared: str | None) -> bytes:
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > MAX_BODY_BYTES:
+            await _drain(receive, declared, message.get("more_body", False))
             raise _TooLarge
         chunks.append(chunk)
         if not message.get("more_body", False):

@@ -4,7 +4,9 @@ server logs no traceback; the server still answers a well-formed request after t
 
 from __future__ import annotations
 
+import contextlib
 import socket
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,16 +29,23 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
 
 
 def raw(base: str, request: bytes) -> int:
-    """The status of the answer to bytes sent as they are (0: the server closed at once)."""
+    """The status of the answer to bytes sent as they are (0: the server closed at once).
+    The bytes are sent beside the reading, as a client does that reads an early answer."""
     host, port = base.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=30) as connection:
-        connection.sendall(request)
+        def send() -> None:
+            with contextlib.suppress(OSError):  # the server may answer and close first
+                connection.sendall(request)
+
+        sending = threading.Thread(target=send)
+        sending.start()
         answer = b""
         while b"\r\n" not in answer:
             chunk = connection.recv(4096)
             if not chunk:
                 break
             answer += chunk
+        sending.join()
     parts = answer.split(b" ", 2)
     return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
 
