@@ -76,13 +76,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from bench_mcp import free_port, http_server, load_average
+from bench_mcp import _ms, free_port, http_server, load_average
 from harness import (
     Column,
     format_ratio,
     format_table,
     interpreter_facts,
-    percentile,
     publish,
     run_isolated,
 )
@@ -726,11 +725,6 @@ def profile(calls: int, size: int, folder: str) -> str:
 
 
 # reporting -----------------------------------------------------------------------------
-
-
-def _ms(samples: Sequence[int]) -> dict[str, float]:
-    ordered = sorted(samples)
-    return {"median": statistics.median(ordered) / 1e6, "p90": percentile(ordered, 0.9) / 1e6}
 
 
 def ratios(found: dict[str, Any], against: dict[str, str] = BASELINE_OF) -> dict[str, float]:
