@@ -96,12 +96,22 @@ def observed(outcomes: list[str]) -> None:
 
 
 @pytest.mark.parametrize("rule", GRAPH_RULES, ids=lambda rule: rule[-1][2:40])
-@settings(max_examples=10)
+@settings(max_examples=4)
 @given(data=st.data())
 def test_each_rule_kind_keeps_the_from_scratch_fixed_point(rule: tuple[str, ...],
                                                            data: st.DataObject) -> None:
     """Each rule of the pool with a few others and constraints, commands writing what it
-    reads."""
+    reads (a few scenarios per rule; the slow suite runs more)."""
+    observed(check_every_command(data.draw(graph_scenarios(rule, max_size=30))))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", GRAPH_RULES, ids=lambda rule: rule[-1][2:40])
+@settings(max_examples=12)
+@given(data=st.data())
+def test_each_rule_kind_keeps_the_from_scratch_fixed_point_over_more_scenarios(
+        rule: tuple[str, ...], data: st.DataObject) -> None:
+    """The same, over more scenarios per rule."""
     observed(check_every_command(data.draw(graph_scenarios(rule, max_size=30))))
 
 
