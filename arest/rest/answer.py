@@ -327,7 +327,9 @@ def _with_id(body: Any, entity: str) -> dict[str, Any]:
 
 def plan(state: State, endpoint: Endpoint, values: Mapping[str, str], query: Query,
          body: Any) -> Planned:
-    """The command a request makes (see REST-routes in docs/rest.md)."""
+    """The command a request makes: the route's verb, its target from the path (a plural names
+    its noun), its input from the path, the query and the body, as docs/rest.md tabulates;
+    for a collection, the page asked for."""
     verb, path = endpoint.verb, endpoint.path
     assert verb is not None
     noun = _noun(state, values["plural"]) if "plural" in values else ""
