@@ -9,6 +9,7 @@ Backus notation, and prints the result:
 ``arest check READINGS…`` reads readings and prints their diagnostics compiler-style;
 ``arest apply KEY [INPUT] --readings … --db …`` runs one command on a durable tenant;
 ``arest sql READINGS… --dialect sqlite|postgresql`` prints the readings' relational schema;
+``arest export READINGS… --db PATH`` prints a tenant's population as that schema's INSERTs;
 ``arest mcp --readings …`` serves the tenant to an agent over MCP on stdio;
 ``arest serve READINGS…`` serves it through every web transport installed: arest's own are
 streamable HTTP (``/mcp``) and SSE (``/sse``).  The transports are plugins found by their
@@ -33,11 +34,13 @@ import click
 from arest.algebra import DEFAULT_FUEL, NotationError, Object, apply, evaluate, read, show
 from arest.api import ReadingError, load_sources, read_files, warnings
 from arest.compiler.rmap import DIALECTS, ddl, relational_schema
+from arest.compiler.rmap.export import inserts, rows
 from arest.compiler.schema import schema_of
 from arest.rest.openapi import document
 from arest.runtime import ReplayError, StorageError, Tenant, TenantLocked
 from arest.runtime.tenant import MAX_SNAPSHOTS
 from arest.system.context import HUMAN
+from arest.system.validate import all_violations
 from arest.transports import TransportUnavailable, process_transport, web_transports
 
 DATABASE_NAME = "arest.db"
@@ -271,6 +274,49 @@ def sql_command(readings: tuple[str, ...], dialect: str, db: str | None) -> None
         with _open(readings, db) as tenant:
             state = tenant.state
     click.echo(ddl(relational_schema(schema_of(state)), dialect), nl=False)
+
+
+@main.command("export")
+@click.argument("readings", nargs=-1, required=True, type=_READINGS)
+@click.option("--db", metavar="PATH", required=True,
+              help="The tenant's database (arest apply and arest serve keep one): the"
+                   " population to export.")
+@click.option("--dialect", type=click.Choice(DIALECTS), default="sqlite", show_default=True,
+              help="The SQL dialect of the DDL and the INSERTs.")
+@click.option("--data-only", is_flag=True, help="Print the INSERTs only, not the DDL.")
+def export_command(readings: tuple[str, ...], db: str, dialect: str, data_only: bool) -> None:
+    """Print a tenant's population as SQL: the DDL of ``arest sql``, then an INSERT per row
+    in an order the foreign keys accept (docs/sql.md, Export).  The asserted facts are
+    exported, derived ones are not; the deontic violations the rows hold are listed in a
+    last comment.
+
+    Exits 1 when the readings have errors or the database cannot be used.
+
+    \b
+    Example:
+      arest export readings/orders --db shop.db > shop.sql
+      arest export readings/orders --db shop.db --dialect postgresql --data-only
+    """
+    if db != ":memory:" and not Path(db).is_file():
+        _fail(f"no database at {db}: give the path of a tenant's database (arest apply"
+              " and arest serve keep one)")
+    with _open(readings, db) as tenant:
+        state = tenant.state
+    tables = relational_schema(schema_of(state))
+    text = inserts(tables, rows(state, tables), dialect)
+    if not data_only:
+        text = ddl(tables, dialect) + "\n" + text
+    counts: dict[str, int] = {}
+    for violation in all_violations(state):
+        if violation["modality"] == "deontic":
+            reading = " ".join(str(violation["reading"]).split())
+            counts[reading] = counts.get(reading, 0) + 1
+    if counts:
+        text += "-- Deontic violations these rows hold (arest reports them; no table refuses"
+        text += " them):\n"
+        text += "".join(f"-- deontic: {reading}: {count} facts\n"
+                        for reading, count in sorted(counts.items()))
+    click.echo(text, nl=False)
 
 
 @main.command("mcp")

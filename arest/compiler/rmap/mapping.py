@@ -346,7 +346,8 @@ class _Mapping:
             name = names[role.fact_type]
             if role.role < 0:
                 draft.columns.append(Column(name, BOOLEAN, False, ""))
-                self.placements[role.fact_type] = Placement(role.fact_type, draft.name, (key,))
+                self.placements[role.fact_type] = Placement(role.fact_type, draft.name, (key,),
+                                                            name)
                 continue
             mandatory = self._has(role.fact_type, 1 - role.role, "MC")
             compared = (role.fact_type, role.role) in self.compared

@@ -83,6 +83,8 @@ class Placement:
     fact_type: str
     table: str
     columns: tuple[tuple[str, ...], ...]
+    flag: str = ""
+    """For a unary absorbed into its entity's table: the BOOLEAN column that holds it."""
 
 
 @dataclass(frozen=True)
