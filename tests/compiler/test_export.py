@@ -131,6 +131,35 @@ def test_quotes_numbers_unaries_and_statuses_are_written_as_sql_values() -> None
         ("li-1", "2", "19.90"), ("li-2", "0", None)]
 
 
+COMPOUND = """\
+Site(.id) is an entity type.
+Resource(.Site, .Slug) is an entity type.
+Slug is a value type.
+Title is a value type.
+Resource has Title.
+  Each Resource has at most one Title.
+Page(.id) is an entity type.
+Page shows Resource.
+  Each Page shows at most one Resource.
+"""
+
+
+def test_an_entity_with_a_compound_reference_is_a_row_keyed_by_its_components() -> None:
+    D = arest.compile(COMPOUND)
+    out, D = arest.apply(D, "create:Resource", {"Site": "s1", "Slug": "a-b", "Title": "T"})
+    out, D = arest.apply(D, "create:Page", {"id": "p1", "Resource": out["entity"]["id"]})
+    assert not out.get("rejected"), out
+    _, script = export(D, "sqlite")
+    connection = sqlite3.connect(":memory:")
+    connection.execute("PRAGMA foreign_keys = ON")
+    connection.executescript(script)
+    assert connection.execute("SELECT id FROM site").fetchall() == [("s1",)]
+    assert connection.execute("SELECT site, slug, title FROM resource").fetchall() == [
+        ("s1", "a-b", "T")]
+    assert connection.execute("SELECT id, resource_site, resource_slug FROM page"
+                              ).fetchall() == [("p1", "s1", "a-b")]
+
+
 @pytest.mark.parametrize(("name", "D"), populations(), ids=lambda v: v if isinstance(v, str)
                          else "")
 def test_an_export_loads_into_postgresql(name: str, D: State,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from arest.algebra import State
 from arest.algebra.numerals import is_numeral
 from arest.algebra.relations import ASSERTED, Fact
-from arest.compiler.population import entity_ids, relation_in, supertypes
+from arest.compiler.population import entity_ids, relation_in, role_nouns, supertypes
 from arest.compiler.rmap.ddl import DIALECTS, literal
 from arest.compiler.rmap.model import BOOLEAN, NUMERIC, Table, Tables
 from arest.compiler.rmap.names import quoted
@@ -55,7 +55,7 @@ class _Export:
                 self.entity(noun, entity)
         for placement in self.tables.placements:
             table = self.tables.table(placement.table)
-            nouns = [self._role_noun(table, cell) for cell in placement.columns]
+            nouns = role_nouns(self.state, placement.fact_type)
             for fact in self._asserted(placement.fact_type):
                 for noun, value in zip(nouns, fact, strict=False):
                     if noun in self.entity_tables:
@@ -83,9 +83,6 @@ class _Export:
         if relation is None:
             return []
         return sorted(fact for fact, payload in relation.items() if payload is ASSERTED)
-
-    def _role_noun(self, table: Table, cell: tuple[str, ...]) -> str:
-        return table.column(cell[0]).noun
 
     def key_values(self, noun: str, value: str) -> tuple[str, ...]:
         """The key columns' values of an entity (its id, or its compound reference's
