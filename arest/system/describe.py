@@ -40,12 +40,17 @@ def _fact_type(schema: Schema, fact_type: str) -> dict[str, Any]:
 def _where(tables: Tables, fact_type: str) -> dict[str, Any] | None:
     """Where the fact type's facts are in the relational schema (``arest sql``): its table
     and, per role, its column (a list of columns for an entity with a compound reference);
+    for a unary in its entity's table, ``flag``: the BOOLEAN column that is TRUE for a fact;
     None for a derived fact type or the metamodel's."""
     placement = tables.placement(fact_type)
     if placement is None:
         return None
-    return {"table": placement.table,
-            "columns": [cell[0] if len(cell) == 1 else list(cell) for cell in placement.columns]}
+    where: dict[str, Any] = {
+        "table": placement.table,
+        "columns": [cell[0] if len(cell) == 1 else list(cell) for cell in placement.columns]}
+    if placement.flag:
+        where["flag"] = placement.flag
+    return where
 
 
 def _view(schema: Schema, nouns: list[str], fact_types: list[str],

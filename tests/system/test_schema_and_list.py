@@ -199,7 +199,8 @@ def test_schema_with_sql_says_where_each_fact_type_lives() -> None:
     assert where["Order_was_placed_by_Customer"] == {"table": "order",
                                                      "columns": ["order_id", "customer"]}
     assert where["Order_has_Tag"] == {"table": "order_has_tag", "columns": ["order", "tag"]}
-    assert where["Customer_is_active"] == {"table": "customer", "columns": ["name"]}
+    assert where["Customer_is_active"] == {"table": "customer", "columns": ["name"],
+                                           "flag": "is_active"}
     assert where["Category_has_parent_Category"] == {
         "table": "category", "columns": ["category_code", "parent_category"]}
     assert all("sql" not in f for f in call("schema")["fact_types"])
