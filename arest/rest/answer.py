@@ -51,6 +51,7 @@ from arest.system.entities import fields
 from arest.system.entity_verbs import read
 from arest.system.errors import Refusal, closest
 from arest.system.inputs import checked_input
+from arest.system.links import declared_plurals
 from arest.system.permissions import Principal, forbidden
 
 JSON: Final = "application/json"
@@ -100,12 +101,6 @@ class Problem(ArestError):
         super().__init__(message)
         self.code, self.message, self.headers, self.details = code, message, headers, details
 
-    @classmethod
-    def of(cls, refusal: Refusal) -> Problem:
-        """The problem of a SYSTEM refusal (its envelope's code and fields)."""
-        error = dict(refusal.envelope["error"])
-        return cls(error.pop("code"), error.pop("message"), **error)
-
 
 def problem(code: str, message: str, headers: Headers = (), **details: Any) -> Response:
     """The RFC 9457 problem document of an error: ``type``, ``title``, ``status``, ``detail``,
@@ -126,8 +121,7 @@ def _entity_plurals(kinds: object, declared: object) -> dict[str, str]:
     """Plural → noun, for every entity type D has."""
     if not isinstance(kinds, Relation):
         return {}
-    plurals = ({noun: min(value for _, value in declared.matching(0, noun))
-                for noun in declared.values(0)} if isinstance(declared, Relation) else {})
+    plurals = declared_plurals(declared)  # the ones hrefs use, so every href routes
     return {plural_of(noun, plurals.get(noun)): noun
             for noun, kind in sorted(kinds) if kind == "entity"}
 
@@ -447,6 +441,7 @@ def _href(path: str, pairs: Sequence[tuple[str, str]]) -> str:
 
 
 def _refused(out: dict[str, Any]) -> Response:
+    """The problem document of an error envelope ``{"error": {"code", "message", …}}``."""
     error = dict(out["error"])
     code, message = error.pop("code"), error.pop("message")
     return problem(code, message, **error)
@@ -472,8 +467,7 @@ def _answered(tenant: Tenant, request: Request, at_once: bool) -> Response | Non
     except Problem as error:
         return problem(error.code, error.message, error.headers, **error.details)
     except Refusal as refusal:
-        error_ = Problem.of(refusal)
-        return problem(error_.code, error_.message, **error_.details)
+        return _refused(refusal.envelope)
 
 
 def _answer(tenant: Tenant, request: Request, at_once: bool) -> Response | None:
@@ -544,12 +538,14 @@ def respond(out: dict[str, Any], request: Request, endpoint: Endpoint, planned: 
     if planned.limit is not None and "items" in out:
         body = _collection(out, request, request.query, planned.limit)
     entity = out.get("entity") if endpoint.verb != "read" else out
+    tag = None
     if isinstance(entity, dict) and "_links" in entity:
-        headers.append(("etag", etag(entity)))
+        tag = etag(entity)
+        headers.append(("etag", tag))
         if endpoint.success == 201:
             headers.append(("location", entity["_links"]["self"]["href"]))
     if endpoint.verb == "read" and request.if_none_match is not None \
-            and _matches(request.if_none_match, etag(out)):
+            and _matches(request.if_none_match, tag):
         return Response(304, None, tuple(headers))
     return Response(endpoint.success, body, tuple(headers))
 

@@ -39,7 +39,7 @@ from arest.compiler.links import plural as plural_of
 from arest.system.machines import machine_of, status_of
 
 
-def _declared_plurals(declared: object) -> dict[str, str]:
+def declared_plurals(declared: object) -> dict[str, str]:
     """Noun → its declared plural, from ``Noun_has_Plural`` (the first for each noun)."""
     if not isinstance(declared, Relation):
         return {}
@@ -47,7 +47,7 @@ def _declared_plurals(declared: object) -> dict[str, str]:
             for noun in declared.values(0)}
 
 
-_plurals_by_relation = IdentityMemo(_declared_plurals, limit=64)
+_plurals_by_relation = IdentityMemo(declared_plurals, limit=64)
 """The declared plurals of each ``Noun_has_Plural`` relation (by identity): every
 representation asks for one."""
 
