@@ -10,6 +10,7 @@ keys on), and, for fewer sequences, in PostgreSQL through psql."""
 from __future__ import annotations
 
 import functools
+import json
 import sqlite3
 from typing import Any
 
@@ -30,7 +31,7 @@ from arest.compiler.rmap.mirror import (
 )
 from arest.compiler.rmap.names import quoted
 from arest.compiler.schema import schema_of
-from arest.runtime.digest import Delta, asserted_delta
+from arest.runtime.digest import Delta, asserted_delta, recorded
 from tests import postgres as pg
 from tests.compiler.test_rmap import SHOP
 from tests.corpus import OWN_READINGS
@@ -405,3 +406,15 @@ CREATE SCHEMA exported; SET search_path TO exported;
 {text}{inserts(tables, rows(Dn, tables), "postgresql")}""")
     found = pg_rows(database, tables, ("mirrored", "exported"))
     assert found["mirrored"] == found["exported"]
+
+
+def test_a_journal_entrys_facts_mirror_as_the_delta_does() -> None:
+    D0 = domain("orders")
+    _, steps = run(D0, SEQUENCES["orders"][:3])
+    tables = relational_schema(schema_of(D0))
+    for before, after, delta in steps:
+        assert delta.added
+        journaled = json.loads(recorded(0, delta)[1])
+        assert mirror_changes(tables, before, after, journaled.get("+", []),
+                              journaled.get("-", []), "postgresql") == mirror_changes(
+            tables, before, after, delta.added, delta.removed, "postgresql")
