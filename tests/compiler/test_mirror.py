@@ -47,8 +47,12 @@ Section(.Course, .Number) is an entity type.
 Name is a value type.
 Term is a value type.
 Number is a value type.
+Email is a value type.
 Person has Name.
   Each Person has at most one Name.
+Person has Email.
+  Each Person has at most one Email.
+  For each Email, at most one Person has that Email.
 Student takes Course in Term.
   Each Student takes each Course in at most one Term.
 Student is on probation.
@@ -182,7 +186,8 @@ def school_commands() -> st.SearchStrategy[Command]:
         _command("create:Person", people, {"Name": name}),
         _command("create:Student", people, {"Name": name, "is on probation": st.just(True)}),
         _command("create:Tutor", people, {}),
-        _command("update:Person", people, {"Name": name | maybe}),
+        _command("update:Person", people, {"Name": name | maybe,
+                                           "Email": st.sampled_from(["a@x", "b@x"]) | maybe}),
         _command("update:Student", people, {"is on probation": st.just(True) | maybe,
                                             "Section": st.sampled_from(sections) | maybe}),
         _command("delete:Person", people, {}),
@@ -287,7 +292,8 @@ SEQUENCES: dict[str, list[Command]] = {
         ("delete:Order", {"id": "o1"}),
     ],
     "school": [
-        ("create:Student", {"id": "p1", "Name": "Ann", "is on probation": True}),
+        ("create:Student", {"id": "p1", "Name": "Ann", "is on probation": True,
+                            "Email": "a@x"}),
         ("create:Course", {"id": "c1", "prerequisite Course": "c2"}),
         ("assert", {"fact_type": "Student_takes_Course_in_Term",
                     "bindings": {"Student": "p1", "Course": "c1", "Term": "summer"}}),
@@ -298,6 +304,8 @@ SEQUENCES: dict[str, list[Command]] = {
         ("update:Student", {"id": "p1", "Section": "c1-1"}),
         ("retract", {"fact_type": "Student_takes_Course_in_Term",
                      "bindings": {"Student": "p1", "Course": "c1", "Term": "summer"}}),
+        ("update:Person", {"id": "p1", "Email": None}),
+        ("update:Person", {"id": "p2", "Email": "a@x"}),
         ("delete:Person", {"id": "p2"}),
         ("update:Course", {"id": "c1", "prerequisite Course": "c1"}),
     ],
@@ -418,3 +426,75 @@ def test_a_journal_entrys_facts_mirror_as_the_delta_does() -> None:
         assert mirror_changes(tables, before, after, journaled.get("+", []),
                               journaled.get("-", []), "postgresql") == mirror_changes(
             tables, before, after, delta.added, delta.removed, "postgresql")
+
+
+def mirrored_between(before: State, after: State) -> None:
+    """The law for any two populations of one schema, not only a command's."""
+    tables = relational_schema(schema_of(before))
+    mirror = sqlite_tables(tables, inserts(tables, rows(before, tables), "sqlite"))
+    cells = {*before.keys(), *after.keys()}
+    delta = asserted_delta(before, after, sorted(cells))
+    execute(mirror, mirror_changes(tables, before, after, delta.added, delta.removed, "sqlite"))
+    expected = sqlite_tables(tables, inserts(tables, rows(after, tables), "sqlite"))
+    assert contents(mirror, tables) == contents(expected, tables)
+
+
+def test_two_rows_swapping_a_unique_columns_values_in_one_change() -> None:
+    emails = "Person 'p1' has Email '{}'.\nPerson 'p2' has Email '{}'.\n"
+    mirrored_between(arest.compile(SCHOOL + emails.format("a@x", "b@x")),
+                     arest.compile(SCHOOL + emails.format("b@x", "a@x")))
+
+
+def test_a_ring_of_rows_going_at_once() -> None:
+    ring = "Course 'c1' has prerequisite Course 'c2'.\nCourse 'c2' has prerequisite Course 'c1'.\n"
+    mirrored_between(arest.compile(SCHOOL + ring), arest.compile(SCHOOL))
+    mirrored_between(arest.compile(SCHOOL), arest.compile(SCHOOL + ring))
+
+
+def school_facts() -> st.SearchStrategy[list[dict[str, Any]]]:
+    """A population of the school's fact types that keeps its uniquenesses (as fact items of
+    ``assert``)."""
+    people, courses = ["p1", "p2", "p3"], ["c1", "c2"]
+
+    def functional(fact_type: str, keys: list[str], key: str, role: str,
+                   values: list[str]) -> st.SearchStrategy[list[dict[str, Any]]]:
+        return st.dictionaries(st.sampled_from(keys), st.sampled_from(values)).map(
+            lambda found: [{"fact_type": fact_type, "bindings": {key: k, role: v}}
+                           for k, v in sorted(found.items())])
+
+    emails = st.permutations(["a@x", "b@x", "c@x"]).flatmap(lambda order: st.lists(
+        st.sampled_from(people), unique=True).map(lambda holders: [
+            {"fact_type": "Person_has_Email", "bindings": {"Person": p, "Email": order[i]}}
+            for i, p in enumerate(holders)]))
+    takes = st.dictionaries(st.tuples(st.sampled_from(people), st.sampled_from(courses)),
+                            st.sampled_from(["spring", "summer"])).map(lambda found: [
+        {"fact_type": "Student_takes_Course_in_Term",
+         "bindings": {"Student": s, "Course": c, "Term": t}} for (s, c), t in found.items()])
+    probation = st.lists(st.sampled_from(people), unique=True).map(lambda found: [
+        {"fact_type": "Student_is_on_probation", "bindings": {"Student": s}} for s in found])
+    parts = [functional("Person_has_Name", people, "Person", "Name", ["Ann", "Bo"]),
+             functional("Tutor_mentors_Student", people, "Student", "Tutor", people),
+             functional("Course_has_prerequisite_Course", courses, "Course1", "Course2",
+                        courses),
+             emails, takes, probation]
+    return st.tuples(*parts).map(lambda found: [fact for part in found for fact in part])
+
+
+def populated(D: State, verb: str, facts: list[dict[str, Any]]) -> State:
+    if not facts:
+        return D
+    out, D = arest.apply(D, verb, {"facts": facts})
+    assert out["rejected"] is False, out
+    return D
+
+
+@settings(max_examples=60)
+@given(st.tuples(school_facts(), school_facts()))
+def test_mirroring_any_change_between_two_populations(
+        pair: tuple[list[dict[str, Any]], list[dict[str, Any]]]) -> None:
+    first, second = pair
+    before = populated(domain("school"), "assert", first)
+    gone = [fact for fact in first if fact not in second]
+    after = populated(populated(before, "retract", gone), "assert",
+                      [fact for fact in second if fact not in first])
+    mirrored_between(before, after)
