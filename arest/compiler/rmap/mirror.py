@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from arest.algebra import State
 from arest.compiler.rmap.ddl import DIALECTS, literal
-from arest.compiler.rmap.export import Row, Value, _ordered, rows
+from arest.compiler.rmap.export import Row, Value, _ordered, rows  # its order of tables
 from arest.compiler.rmap.model import Table, Tables
 from arest.compiler.rmap.names import quoted
 from arest.compiler.rmap.reach import ExportRows, Reach

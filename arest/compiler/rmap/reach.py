@@ -14,7 +14,7 @@ from arest.algebra import State
 from arest.algebra.relations import ASSERTED, Fact
 from arest.compiler.cells import POPULATION_PREFIX
 from arest.compiler.population import relation_in, role_nouns, supertypes
-from arest.compiler.rmap.export import Row, Value, _Export
+from arest.compiler.rmap.export import Row, Value, _Export  # its keys: rows agree
 from arest.compiler.rmap.model import BOOLEAN, Placement, Table, Tables
 
 
