@@ -24,6 +24,7 @@ from arest.algebra import State
 from arest.compiler.rmap import relational_schema
 from arest.compiler.schema import schema_of
 from arest.pictures import explanation_svg, guards, machine_svg, tables_svg
+from arest.rest.memo import ByCellsRead
 from arest.system.machines import machine_of
 
 
@@ -37,4 +38,13 @@ def drawn(state: State, verb: str, out: dict[str, Any]) -> str | None:
         return machine_svg(machine, out.get("status"), guards(schema_of(state), machine.noun))
     if verb == "explain":
         return explanation_svg(out)
+    return _tables(state)
+
+
+def tables_of(state: State) -> str:
+    """The picture of D's relational schema (:func:`drawn` keeps it by the cells it read)."""
     return tables_svg(relational_schema(schema_of(state)))
+
+
+_tables = ByCellsRead(tables_of)
+"""The tables' pictures of the states served last: a schema that stays is drawn once."""
