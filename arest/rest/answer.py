@@ -414,8 +414,12 @@ def etag(representation: Mapping[str, Any]) -> str:
     >>> etag({"id": "o-1"}) == etag({"id": "o-1"}) != etag({"id": "o-2"})
     True
     """
-    text = json.dumps(representation, sort_keys=True, ensure_ascii=False,
-                      separators=(",", ":"))
+    return text_etag(json.dumps(representation, sort_keys=True, ensure_ascii=False,
+                                separators=(",", ":")))
+
+
+def text_etag(text: str) -> str:
+    """A strong validator of a text: 32 hex digits of its SHA-256, quoted."""
     return '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
 
 
@@ -526,7 +530,7 @@ def _picture(state: State, out: dict[str, Any], request: Request, endpoint: Endp
     if svg is None:
         raise Problem("unknown_path", f"no resource at {request.path}: {out.get('noun')}"
                       " has no state machine", path=request.path)
-    tag = '"' + hashlib.sha256(svg.encode()).hexdigest()[:32] + '"'
+    tag = text_etag(svg)
     headers = (("etag", tag),)
     if request.if_none_match is not None and _matches(request.if_none_match, tag):
         return Response(304, None, headers)
