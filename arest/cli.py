@@ -31,15 +31,19 @@ from typing import Any, NoReturn
 
 import click
 
-from arest.algebra import DEFAULT_FUEL, NotationError, Object, apply, evaluate, read, show
+from arest.algebra import DEFAULT_FUEL, NotationError, Object, State, apply, evaluate, read, show
 from arest.api import ReadingError, load_sources, read_files, warnings
 from arest.compiler.rmap import DIALECTS, ddl, relational_schema
 from arest.compiler.rmap.export import inserts, rows
 from arest.compiler.schema import schema_of
+from arest.forml2 import metamodel
+from arest.forml2.urls import slug
+from arest.pictures import guards, machine_svg, tables_svg
 from arest.rest.openapi import document
 from arest.runtime import ReplayError, StorageError, Tenant, TenantLocked
 from arest.runtime.tenant import MAX_SNAPSHOTS
 from arest.system.context import HUMAN
+from arest.system.machines import machine_of
 from arest.system.validate import all_violations
 from arest.transports import TransportUnavailable, process_transport, web_transports
 
@@ -135,7 +139,12 @@ _READINGS = click.Path(exists=True, dir_okay=True, file_okay=True)
 @click.argument("readings", nargs=-1, required=True, type=_READINGS)
 @click.option("--strict", is_flag=True,
               help="An undeclared noun is an error instead of a warning.")
-def check_command(readings: tuple[str, ...], strict: bool) -> None:
+@click.option("--svg", "pictures", metavar="DIR",
+              type=click.Path(file_okay=False, dir_okay=True, writable=True),
+              help="Readings without errors: write their pictures into DIR (made when"
+                   " missing): schema.svg, the relational schema's tables, and"
+                   " machine-<noun>.svg, each state machine of the readings'.")
+def check_command(readings: tuple[str, ...], strict: bool, pictures: str | None) -> None:
     """Read READINGS (files, or folders of *.md) on top of the metamodel and print every
     error and warning as path:line:column: message.
 
@@ -145,18 +154,44 @@ def check_command(readings: tuple[str, ...], strict: bool) -> None:
     \b
     Example:
       arest check readings/orders
+      arest check readings/orders --svg pictures
     """
     sources = read_files(*readings)
+    state: State | None = None
     try:
         errors: tuple[str, ...] = ()
-        found = tuple(warnings(load_sources(sources, strict)))
+        state = load_sources(sources, strict)
+        found = tuple(warnings(state))
     except ReadingError as error:
         errors, found = tuple(str(d) for d in error.diagnostics), error.warnings
     for line in (*errors, *found):
         click.echo(line)
     click.echo(f"{_count(len(sources), 'readings file')}: {_count(len(errors), 'error')}, "
                f"{_count(len(found), 'warning')}", err=True)
+    if pictures is not None and state is not None:
+        written = _write_pictures(state, Path(pictures))
+        click.echo(f"{_count(len(written), 'picture')} in {pictures}: {', '.join(written)}",
+                   err=True)
     sys.exit(1 if errors else 0)
+
+
+def _write_pictures(state: State, folder: Path) -> list[str]:
+    """schema.svg and machine-<slug>.svg for each machine of the readings' own nouns (not
+    the metamodel's) in folder: the names written."""
+    drawn = {"schema.svg": tables_svg(relational_schema(schema_of(state)))}
+    bundled = metamodel().schema.metamodel
+    for noun in sorted(schema_of(state).machines):
+        machine = machine_of(state, noun)
+        if machine is not None and noun not in bundled:
+            drawn[f"machine-{slug(noun)}.svg"] = machine_svg(
+                machine, guarded=guards(schema_of(state), noun))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, svg in drawn.items():
+            (folder / name).write_text(svg, encoding="utf-8")
+    except OSError as error:
+        _fail(f"cannot write the pictures into {folder}: {error.strerror or error}")
+    return list(drawn)
 
 
 def _count(n: int, noun: str) -> str:

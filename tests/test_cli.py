@@ -5,6 +5,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from xml.etree import ElementTree
 
 from click.testing import CliRunner
 
@@ -61,6 +62,7 @@ def test_a_malformed_definition_is_a_usage_error() -> None:
 GOOD = "Customer(.Name) is an entity type.\nCustomer is active.\n"
 BAD = "Shop(.Name) is an entity type.\nEach Shop has at most foo.\n"
 ORDERS = str(ROOT / "readings" / "orders")
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 def invoke(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
@@ -102,6 +104,35 @@ def test_check_prints_warnings_without_failing(tmp_path: Path) -> None:
     assert code == 0 and "Nickname" in out and "1 warning" in err
     code, out, err = invoke("check", "--strict", str(tmp_path / "loose.md"))
     assert code == 1 and "Nickname" in out and "0 warnings" in err
+
+
+def test_check_svg_writes_the_schema_and_each_machine_of_the_readings(tmp_path: Path) -> None:
+    folder = tmp_path / "new" / "pictures"
+    code, out, err = invoke("check", ORDERS, "--svg", str(folder))
+    assert (code, out) == (0, "")
+    assert err.splitlines()[-1] == f"2 pictures in {folder}: schema.svg, machine-order.svg"
+    assert sorted(path.name for path in folder.iterdir()) == ["machine-order.svg", "schema.svg"]
+    machine = ElementTree.fromstring((folder / "machine-order.svg").read_text("utf-8"))
+    titles = {g.findtext(f"{SVG}title") for g in machine.iter(f"{SVG}g")}
+    assert {"Placed", "Paid", "Shipped", "Delivered", "Cancelled"} <= titles
+    schema = (folder / "schema.svg").read_text("utf-8")
+    ElementTree.fromstring(schema)
+    assert all(f">{table}<" in schema for table in ("order", "line_item", "customer"))
+    invoke("check", ORDERS, "--svg", str(folder))
+    assert (folder / "schema.svg").read_text("utf-8") == schema  # the same bytes again
+
+
+def test_check_svg_writes_nothing_for_readings_with_errors(tmp_path: Path) -> None:
+    (tmp_path / "bad.md").write_text(BAD, encoding="utf-8")
+    code, _, err = invoke("check", str(tmp_path / "bad.md"), "--svg", str(tmp_path / "out"))
+    assert code == 1 and not (tmp_path / "out").exists() and "picture" not in err
+
+
+def test_check_svg_into_a_file_is_exit_1_naming_it(tmp_path: Path) -> None:
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "schema.svg").mkdir()  # a folder where the picture would go
+    code, _, err = invoke("check", ORDERS, "--svg", str(tmp_path / "taken"))
+    assert code == 1 and f"arest: cannot write the pictures into {tmp_path / 'taken'}" in err
 
 
 def test_check_a_missing_path_is_a_usage_error() -> None:

@@ -23,7 +23,7 @@ NOUN_PLURALS: Final = "Noun_has_Plural"
 
 RESERVED_SEGMENTS: Final = frozenset({
     "facts", "snapshots", "readings", "domain-changes", "schema", "search", "fetch",
-    "openapi.json", "mcp", "sse", "messages", "t"})
+    "openapi.json", "schema.svg", "mcp", "sse", "messages", "t"})
 """The first path segments REST keeps for its fixed routes, the other transports (``/mcp``,
 ``/sse``, ``/messages``) and federation (``/t``); ``arest.rest.routes`` derives the same set
 from its route table."""

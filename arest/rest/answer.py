@@ -32,7 +32,9 @@ from arest.compiler.cells import NOUN_OBJECT_TYPES, NOUN_PLURALS
 from arest.compiler.links import plural as plural_of
 from arest.errors import ArestError, envelope
 from arest.forml2 import metamodel
+from arest.pictures import SVG
 from arest.rest.openapi import document
+from arest.rest.pictures import drawn
 from arest.rest.routes import (
     COLLECTION,
     DEFAULT_LIMIT,
@@ -81,16 +83,19 @@ class Request:
 
 @dataclass(frozen=True)
 class Response:
-    """What is answered: the status, a JSON body (None: no body) and headers."""
+    """What is answered: the status, a JSON body (None: no body) and headers; or, where
+    ``media`` names a picture's media type, the body is that picture's text."""
 
     status: int
     body: Any = None
     headers: Headers = field(default=())
+    media: str = ""
 
     @property
     def media_type(self) -> str:
-        """``application/problem+json`` for an error, else ``application/json``."""
-        return PROBLEM if self.status >= 400 else JSON
+        """The picture's media type; else ``application/problem+json`` for an error and
+        ``application/json`` for the rest."""
+        return self.media or (PROBLEM if self.status >= 400 else JSON)
 
 
 class Problem(ArestError):
@@ -144,15 +149,17 @@ def _noun(state: State, plural: str) -> str:
 
 def entry_point(state: State, everything: bool) -> dict[str, Any]:
     """``GET /``: a link to each entity type's collection (the tenant's own, or with the
-    metamodel's too), and to the schema, the OpenAPI document, the snapshots, search and
-    MCP."""
+    metamodel's too), and to the schema, its tables' picture, the OpenAPI document, the
+    snapshots, search and MCP."""
     bundled = metamodel().schema.metamodel
     links: dict[str, Any] = {"self": {"href": "/?all=true" if everything else "/"}}
     for plural, noun in sorted(nouns_by_plural(state).items()):
         if everything or noun not in bundled:
             links[plural] = {"href": f"/{quote(plural, safe='')}", "noun": noun}
     links.update({
-        "schema": {"href": "/schema"}, "openapi": {"href": OPENAPI},
+        "schema": {"href": "/schema"},
+        "schema.svg": {"href": "/schema.svg", "type": SVG},
+        "openapi": {"href": OPENAPI},
         "snapshots": {"href": "/snapshots"},
         "search": {"href": "/search{?q}", "templated": True},
         "mcp": {"href": "/mcp", "protocol": "mcp"},
@@ -346,6 +353,9 @@ def plan(state: State, endpoint: Endpoint, values: Mapping[str, str], query: Que
             request["after"] = after_cursor(cursor)
         query.none_left("limit, cursor")
         return Planned(Command("navigate", noun, request), limit)
+    if verb == "schema" and endpoint.picture:
+        query.none_left("none")
+        return Planned(Command("schema", "", {}))
     if verb == "schema":
         everything = _flag(query.take("all"), "all")
         where = {"sql": True} if _flag(query.take("sql"), "sql") else {}
@@ -404,8 +414,12 @@ def etag(representation: Mapping[str, Any]) -> str:
     >>> etag({"id": "o-1"}) == etag({"id": "o-1"}) != etag({"id": "o-2"})
     True
     """
-    text = json.dumps(representation, sort_keys=True, ensure_ascii=False,
-                      separators=(",", ":"))
+    return text_etag(json.dumps(representation, sort_keys=True, ensure_ascii=False,
+                                separators=(",", ":")))
+
+
+def text_etag(text: str) -> str:
+    """A strong validator of a text: 32 hex digits of its SHA-256, quoted."""
     return '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
 
 
@@ -495,12 +509,32 @@ def _answer(tenant: Tenant, request: Request, at_once: bool) -> Response | None:
     if refused is not None:
         return _refused(refused)
     if at_once:
+        # A picture is drawn on a worker thread: drawing costs more than a read.
         now = tenant.read_now(command, request.principal.source) \
-            if command.verb == "read" else None
+            if command.verb == "read" and not endpoint.picture else None
         return None if now is None else respond(now, request, endpoint, planned)
     precondition = _precondition(request, endpoint, command)
     out = tenant.run(command, request.principal.source, precondition)
+    if endpoint.picture:
+        return _picture(state, out, request, endpoint)
     return respond(out, request, endpoint, planned)
+
+
+def _picture(state: State, out: dict[str, Any], request: Request, endpoint: Endpoint
+             ) -> Response:
+    """The picture of a command's output (:mod:`arest.rest.pictures`), with an ``ETag`` of
+    its text; 304 for a matching ``If-None-Match``."""
+    if "error" in out:
+        return _refused(out)
+    svg = drawn(state, str(endpoint.verb), out)
+    if svg is None:
+        raise Problem("unknown_path", f"no resource at {request.path}: {out.get('noun')}"
+                      " has no state machine", path=request.path)
+    tag = text_etag(svg)
+    headers = (("etag", tag),)
+    if request.if_none_match is not None and _matches(request.if_none_match, tag):
+        return Response(304, None, headers)
+    return Response(200, svg, headers, endpoint.media)
 
 
 def _precondition(request: Request, endpoint: Endpoint, command: Command

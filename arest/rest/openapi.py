@@ -33,9 +33,8 @@ every operation (a server started without keys takes requests without one).
 
 from __future__ import annotations
 
-import threading
-
 from arest.algebra import State
+from arest.rest.memo import ByCellsRead
 from arest.rest.operations import Served, operations, problem_responses, served
 from arest.rest.representations import (
     JSON,
@@ -45,7 +44,6 @@ from arest.rest.representations import (
     transition_body,
     update_body,
 )
-from arest.runtime.footprint import Footprint
 from arest.version import __version__
 
 
@@ -82,36 +80,8 @@ def build(state: State) -> JSON:
     }
 
 
-class _Documents:
-    """The documents built last (at most ``limit``), each with the cells its build read and
-    the objects they held: a bounded, thread-safe memo keyed by the identity of those cells.
-
-    The build enumerates D's ``resolve:`` cells to find the nouns, which reads every cell's
-    name; those cells are compiled from the metamodel relations it reads too, so no cell it
-    did not read by name can change the document while those stay the same object.
-    """
-
-    def __init__(self, limit: int = 8) -> None:
-        self._limit = limit
-        self._lock = threading.Lock()
-        self._entries: list[tuple[tuple[tuple[str, object], ...], JSON]] = []
-
-    def __call__(self, state: State) -> JSON:
-        with self._lock:
-            entries = list(self._entries)
-        for cells, built in entries:
-            if all(state.get(name) is contents for name, contents in cells):
-                return built
-        footprint = Footprint()
-        built = build(footprint.view(state))
-        cells = tuple((name, state.get(name)) for name in sorted(footprint.read))
-        with self._lock:
-            self._entries = [(cells, built), *self._entries][:self._limit]
-        return built
-
-
-_documents = _Documents()
-"""The documents of the states served last (see :class:`_Documents`)."""
+_documents = ByCellsRead(build)
+"""The documents of the states served last (:class:`~arest.rest.memo.ByCellsRead`)."""
 
 
 def document(state: State) -> JSON:

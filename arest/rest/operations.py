@@ -49,6 +49,7 @@ from arest.system.search import tenant_fact_types, tenant_nouns
 DOMAIN_CHANGE: Final = "Domain Change"
 """The metamodel's noun that REST serves beside the tenant's (``/domain-changes``)."""
 PROBLEM: Final = "application/problem+json"
+SVG: Final = "image/svg+xml"
 
 
 @dataclass(frozen=True)
@@ -100,13 +101,21 @@ def _ok(description: str, schema: JSON, **extra: JSON) -> JSON:
     return {"description": description, "content": _json(schema), **extra}
 
 
+def _picture(description: str) -> JSON:
+    """A picture's success: SVG text, with the ``ETag`` of that text."""
+    return {"description": description,
+            "content": {SVG: {"schema": {"type": "string"}}},
+            "headers": {"ETag": {"description": "The picture's version.", "required": True,
+                                 "schema": TEXT}}}
+
+
 def _responses(endpoint: Endpoint, success: JSON) -> JSON:
     out: JSON = {}
     for status in statuses(endpoint):
         if status == endpoint.success:
             out[str(status)] = success
         elif status == 304:
-            out["304"] = {"description": "Not modified: If-None-Match holds the entity's ETag."}
+            out["304"] = {"description": "Not modified: If-None-Match holds the current ETag."}
         else:
             out[str(status)] = {"$ref": f"#/components/responses/Problem{status}"}
     return out
@@ -189,7 +198,8 @@ def _operation(endpoint: Endpoint, operation_id: str, tag: str, success: JSON,
                parameters: list[JSON] | None = None, body: JSON | None = None) -> JSON:
     verb = VERBS.get(endpoint.verb or "")
     out: JSON = {"operationId": operation_id, "tags": [tag],
-                 "summary": verb.description.split(". ")[0].rstrip(".") if verb is not None
+                 "summary": str(success["description"]).rstrip(".") if endpoint.picture
+                 else verb.description.split(". ")[0].rstrip(".") if verb is not None
                  else ("The entry point" if endpoint.operation == "entry"
                        else "This document")}
     if parameters:
@@ -229,7 +239,12 @@ def _noun_operations(tenant: Served, endpoint: Endpoint) -> Iterator[Operation]:
                  tag: str = view.name) -> JSON:
             return _operation(endpoint, op, tag, success, parameters, body)
 
-        if endpoint.verb == "list":
+        if endpoint.picture:
+            if view.machine:
+                yield base + "/{id}/machine.svg", "get", made(
+                    _picture(f"The state machine of the {view.name}, its status highlighted."),
+                    parameters=item)
+        elif endpoint.verb == "list":
             yield base, "get", made(_ok(f"A page of {view.plural}.", collection(entity)),
                                     parameters=[*_PAGE, *_filters(view)])
         elif endpoint.verb == "create" and view.name != DOMAIN_CHANGE:
@@ -285,7 +300,9 @@ def _fact_operations(state: State, tenant: Served, endpoint: Endpoint
                  body: JSON | None = None, op: str = op) -> JSON:
             return _operation(endpoint, op, "facts", success, parameters, body)
 
-        if endpoint.verb == "query":
+        if endpoint.picture:
+            yield path, "get", made(_picture("How the fact holds, as a tree."), role_values)
+        elif endpoint.verb == "query":
             yield path, "get", made(_ok("The facts.", rows(roles)), role_filters)
         elif endpoint.verb == "explain":
             yield path, "get", made(_ok("How the fact holds.", ref("Explanation")), role_values)
@@ -318,6 +335,8 @@ def _fixed_operation(tenant: Served, endpoint: Endpoint) -> Iterator[Operation]:
         "compile": lambda: made(_ok("The readings compiled.", _result()), body=input_body,
                                 tag="schema"),
         "schema": lambda: made(_ok("The schema.", ref("Schema")), [_ALL], tag="schema"),
+        "schema_svg": lambda: made(_picture("The tables of the relational schema."),
+                                   tag="schema"),
         "schema_noun": lambda: made(_ok("The schema around the noun.", ref("Schema")),
                                     [_path("noun")], tag="schema"),
         "snapshot": lambda: made(_ok("The snapshot taken.", ref("Snapshot")),

@@ -246,7 +246,7 @@ def common() -> JSON:
     """The schemas every document has: links, violations, command results, problem details
     (RFC 9457) and the answers of the routes that name no noun or fact type."""
     link = obj(["href"], href=TEXT, rel=TEXT, method=TEXT, event=TEXT, noun=TEXT,
-               protocol=TEXT, templated={"type": "boolean"})
+               protocol=TEXT, type=TEXT, templated={"type": "boolean"})
     violation = obj(["kind", "modality", "reading"], constraint_id=TEXT, kind=TEXT,
                     modality={"type": "string", "enum": ["alethic", "deontic"]}, reading=TEXT,
                     detail={})

@@ -12,7 +12,7 @@ Statuses (:func:`statuses`): the success, then every error an endpoint can answe
 error codes of DESIGN §5 (:data:`STATUS_OF_CODE`); a rejection is 422.
 
 >>> [e.path for e in ENDPOINTS if e.verb == "schema"]
-['/schema', '/schema/{noun}']
+['/schema', '/schema/{noun}', '/schema.svg']
 >>> endpoint, values = match("GET", ("orders", "o-1", "line-items"))
 >>> endpoint.path, endpoint.verb, values
 ('/{plural}/{id}/{link}', 'navigate', {'plural': 'orders', 'id': 'o-1', 'link': 'line-items'})
@@ -30,6 +30,7 @@ from typing import Final
 
 from arest.system.commands import TABLE, Effect
 
+JSON: Final = "application/json"
 ENTRY: Final = "/"
 OPENAPI: Final = "/openapi.json"
 COLLECTION: Final = "/{plural}"
@@ -39,12 +40,14 @@ ITEM: Final = "/{plural}/{id}"
 @dataclass(frozen=True)
 class Endpoint:
     """One REST operation: method, path template, the verb of the command it runs (None for
-    the entry point and the OpenAPI document), and the status of a success."""
+    the entry point and the OpenAPI document), the status of a success, and the media type
+    of what it answers (JSON, or a picture of what the command reads)."""
 
     method: str
     path: str
     verb: str | None
     success: int = 200
+    media: str = JSON
     template: tuple[str, ...] = field(init=False, repr=False, compare=False)
     """The path's segments; ``{name}`` is a variable segment."""
 
@@ -59,15 +62,25 @@ class Endpoint:
         return not self.path.startswith("/{")
 
     @property
+    def picture(self) -> bool:
+        """Whether the operation answers a picture (SVG) instead of JSON."""
+        return self.media != JSON
+
+    @property
     def operation(self) -> str:
         """The operation id: the verb, or the route's own name, with the second route of a
-        verb named by its variable (``schema``, ``schema_noun``).
+        verb named by its variable (``schema``, ``schema_noun``), and a picture by its last
+        segment (``machine_svg``).
 
         >>> [e.operation for e in ENDPOINTS][:3]
         ['entry', 'openapi', 'assert']
+        >>> sorted(e.operation for e in ENDPOINTS if e.picture)
+        ['explain_svg', 'machine_svg', 'schema_svg']
         """
         if self.verb is None:
             return "entry" if self.path == ENTRY else "openapi"
+        if self.picture:
+            return self.template[-1].replace(".", "_")
         first = next(e for e in ENDPOINTS if e.verb == self.verb)
         if first == self:
             return self.verb
@@ -77,7 +90,7 @@ class Endpoint:
 ENDPOINTS: Final[tuple[Endpoint, ...]] = (
     Endpoint("GET", ENTRY, None),
     Endpoint("GET", OPENAPI, None),
-    *(Endpoint(route.method, route.path, verb.name, route.success)
+    *(Endpoint(route.method, route.path, verb.name, route.success, route.media)
       for verb in TABLE for route in verb.routes),
 )
 """Every REST operation, the two without a command first, then the command table's order."""
@@ -139,7 +152,7 @@ def statuses(endpoint: Endpoint) -> tuple[int, ...]:
             found |= {409, 422}
     if has_body(endpoint):
         found |= {413, 415}
-    if endpoint.verb == "read":
+    if endpoint.verb == "read" or endpoint.picture:
         found.add(304)
     if (endpoint.method, endpoint.path) in ITEM_PRECONDITIONS:
         found.add(412)

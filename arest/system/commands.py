@@ -79,12 +79,14 @@ class Effect(enum.Enum):
 
 @dataclass(frozen=True)
 class Route:
-    """A REST route of a command (DESIGN §9): the method, the path template and the status
-    of a success (201 where the command makes a resource)."""
+    """A REST route of a command (DESIGN §9): the method, the path template, the status
+    of a success (201 where the command makes a resource), and the media type it answers:
+    JSON, or a picture of what the command reads (``image/svg+xml``, docs/pictures.md)."""
 
     method: str
     path: str
     success: int = 200
+    media: str = "application/json"
 
 
 @dataclass(frozen=True)
@@ -342,6 +344,8 @@ NOUN: Final = "noun"
 FACT_TYPE: Final = "fact type"
 READS, CELLS, WHOLE = Effect.READS, Effect.CELLS, Effect.WHOLE
 _ITEM = "/{plural}/{id}"
+_SVG = "image/svg+xml"
+"""The media type of a picture route (:mod:`arest.pictures` draws it)."""
 
 TABLE: Final[tuple[Verb, ...]] = (
     Verb("assert", None, CELLS, "write",
@@ -407,7 +411,7 @@ TABLE: Final[tuple[Verb, ...]] = (
          "Read one entity by id: every field, its status and HATEOAS links.",
          _BY_ID, _read,
          Offer("entity", _object(["noun", "id"], noun=_NOUN, id=_ID), _of_noun("read", "id")),
-         (Route("GET", _ITEM),)),
+         (Route("GET", _ITEM), Route("GET", _ITEM + "/machine.svg", media=_SVG))),
     Verb("update", NOUN, CELLS, "write",
          "Update an entity's fields: a single-valued field is replaced, a list field gains "
          "the values, null retracts a field.",
@@ -435,7 +439,8 @@ TABLE: Final[tuple[Verb, ...]] = (
          "Explain a fact: the rule that derived it and its antecedents, down to asserted "
          "facts.",
          _FACT, _explain, Offer("introspection"),
-         (Route("GET", "/facts/{fact_type}/explain"),)),
+         (Route("GET", "/facts/{fact_type}/explain"),
+          Route("GET", "/facts/{fact_type}/explain.svg", media=_SVG))),
     Verb("actions", None, READS, "read",
          "The events legal from an entity's current status, with their target statuses.",
          _object(["noun", "id"], noun=_NOUN, id=_ID), _actions, Offer("introspection")),
@@ -451,7 +456,8 @@ TABLE: Final[tuple[Verb, ...]] = (
                       "description": "Give each fact type's table and columns in the "
                                      "relational schema (arest sql)."}),
          _schema, Offer("introspection"),
-         (Route("GET", "/schema"), Route("GET", "/schema/{noun}"))),
+         (Route("GET", "/schema"), Route("GET", "/schema/{noun}"),
+          Route("GET", "/schema.svg", media=_SVG))),
     Verb("verify", None, READS, "read",
          "Check a fact against the constraints without asserting it (a dry run): the "
          "violations, and whether asserting it would be rejected.",

@@ -38,6 +38,10 @@ from arest.compiler.links import PARENT, Link
 from arest.compiler.links import plural as plural_of
 from arest.system.machines import machine_of, status_of
 
+MACHINE_PICTURE = "machine.svg"
+"""The key of the link to the picture of an entity's machine, and the last segment of its
+href (``/orders/o-1/machine.svg``)."""
+
 
 def declared_plurals(declared: object) -> dict[str, str]:
     """Noun → its declared plural, from ``Noun_has_Plural`` (the first for each noun)."""
@@ -121,7 +125,16 @@ def navigation(state: State, noun: str, entity: str, url: str) -> dict[str, Any]
 def links(state: State, noun: str, entity: str) -> dict[str, Any]:
     """The entity's ``_links``: ``self`` first, then the events legal from its status (keyed
     by event: π_event of the transitions from the status, Theorem 4), then its navigation
-    links.  A navigation key never takes an event's place."""
+    links, and last, for an entity in a machine's status, ``machine.svg``: the picture of its
+    machine with its status highlighted (docs/pictures.md).  A navigation key never takes an
+    event's place, nor the picture's key either (a key with a dot is no slug or fact type id).
+
+    >>> import arest
+    >>> D = arest.compile(TASKS)  # a Task machine, Open --finish--> Done (conftest.py)
+    >>> _, D = arest.apply(D, "create:Task", {"id": "t1"})
+    >>> list(links(D, "Task", "t1")), links(D, "Task", "t1")["machine.svg"]["href"]
+    (['self', 'finish', 'machine.svg'], '/tasks/t1/machine.svg')
+    """
     url = href(state, noun, entity)
     out: dict[str, Any] = {"self": {"href": url}}
     machine = machine_of(state, noun)
@@ -132,4 +145,7 @@ def links(state: State, noun: str, entity: str) -> dict[str, Any]:
                                               "event": transition.event})
     for key, link in navigation(state, noun, entity, url).items():
         out.setdefault(key, link)
+    if status is not None:
+        out.setdefault(MACHINE_PICTURE, {"href": f"{url}/{MACHINE_PICTURE}",
+                                         "type": "image/svg+xml"})
     return out

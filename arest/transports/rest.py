@@ -87,7 +87,8 @@ async def _send(send: Send, response: Response, extra: list[tuple[str, str]],
     headers = [*response.headers, *extra]
     body = b""
     if response.body is not None:
-        body = json.dumps(response.body, ensure_ascii=False).encode()
+        body = response.body.encode() if response.media else \
+            json.dumps(response.body, ensure_ascii=False).encode()
         headers.append(("content-type", response.media_type))
     headers.append(("content-length", str(len(body))))
     await send({"type": "http.response.start", "status": response.status,

@@ -11,7 +11,9 @@ answer is checked against what its link promised:
 - ``children`` and ``peers``: a collection whose items link back to the entity (a child's
   parent link is the entity's self; a peer's peers collection holds the entity);
 - ``related``: rows each naming the entity;
-- ``next``: the next page, no id seen twice, the same total, all of them in the end.
+- ``next``: the next page, no id seen twice, the same total, all of them in the end;
+- a link with a ``type`` (``machine.svg``, ``schema.svg``): an SVG document of that type, an
+  entity's machine with the entity's status highlighted.
 
 Then each transition link found is followed as it says (method, href, ``{"event"}``), on an
 entity whose other links the crawl has already checked, and moves it to the status the
@@ -25,6 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote, urlsplit
+from xml.etree import ElementTree
 
 import httpx
 import pytest
@@ -124,6 +127,9 @@ class Crawl:
             if answer.status_code != 200:
                 self.fail(href, promise, f"{answer.status_code} {answer.text[:300]}")
                 continue
+            if promise.kind == "picture":
+                self.check_picture(href, promise, answer)
+                continue
             body = answer.json()
             self.check(href, promise, body)
             self.discover(href, body)
@@ -132,6 +138,26 @@ class Crawl:
         check = getattr(self, f"check_{promise.kind}", None)
         if check is not None:
             check(href, promise, body)
+
+    def check_picture(self, href: str, promise: Promise, answer: httpx.Response) -> None:
+        """A picture link answers an SVG document of the media type it names (for an entity,
+        its machine with its status highlighted)."""
+        if answer.headers["content-type"].split(";")[0] != promise.noun:
+            self.fail(href, promise, f"answered {answer.headers['content-type']}")
+            return
+        try:
+            root = ElementTree.fromstring(answer.text)
+        except ElementTree.ParseError as error:
+            self.fail(href, promise, f"not XML: {error}")
+            return
+        if root.tag != "{http://www.w3.org/2000/svg}svg":
+            self.fail(href, promise, f"not SVG: {root.tag}")
+        if promise.owner is not None and promise.owner.get("status") is not None:
+            current = [g for g in root.iter("{http://www.w3.org/2000/svg}g")
+                       if "current" in g.get("class", "").split()]
+            if [g.findtext("{http://www.w3.org/2000/svg}title") for g in current] != [
+                    f"{promise.owner['status']} (current)"]:
+                self.fail(href, promise, f"highlights not {promise.owner['status']}")
 
     def check_entity(self, href: str, promise: Promise, body: Any) -> None:
         if (body.get("noun"), body.get("id")) != (promise.noun, promise.id):
@@ -237,7 +263,9 @@ class Crawl:
             self.transitions.append((entity, key, link))
             return
         rel = link.get("rel")
-        if "noun" in link:
+        if "type" in link:
+            self.enqueue(url, Promise("picture", source, link["type"], owner=entity))
+        elif "noun" in link:
             self.enqueue(url, Promise("collection", source, link["noun"]))
             self.enqueue(paged(url), Promise("collection", source, link["noun"]))
         elif entity is not None and (key == "self" or rel == "parent"):
@@ -330,7 +358,8 @@ def test_every_link_from_the_entry_point_resolves_to_what_it_promises(crawl: Cra
     print(f"crawled {crawl.followed} hrefs from /")
     assert not crawl.failures, report(crawl)
     kinds = {key.split(" ")[0] for key in crawl.visited}
-    assert {"entity", "collection", "children", "peers", "related", "next", "search"} <= kinds
+    assert {"entity", "collection", "children", "peers", "related", "next", "search",
+            "picture"} <= kinds
     assert crawl.followed > 200
 
 
