@@ -141,6 +141,24 @@ def test_the_update_form_holds_the_current_values(tenant: arest.Tenant) -> None:
     assert parsed.all("option", value="paperback", selected="")
 
 
+def test_facts_are_a_table_of_their_rows(tenant: arest.Tenant) -> None:
+    response, parsed, _ = page_of(tenant, "/facts/Book_has_Format")
+    [row] = [r for r in response.body["rows"] if r["Book"] == "a/b"]
+    assert row["Format"] == "paperback"
+    cells = parsed.text_of("td")
+    assert {"a/b", "paperback"} <= set(cells)
+    assert set(parsed.text_of("th")) >= {"Book", "Format", "derived"}
+
+
+def test_a_navigated_collection_links_every_item(tenant: arest.Tenant) -> None:
+    response, parsed, _ = page_of(tenant, "/books/a%2Fb/purchases")
+    anchors = {a["href"] for a in parsed.all("a")}
+    assert response.body["items"]
+    for item in response.body["items"]:
+        assert {link["href"] for link in item["_links"].values()
+                if "event" not in link} <= anchors
+
+
 def test_every_text_is_escaped(tenant: arest.Tenant) -> None:
     tenant.call("create:Book", {"id": NASTY, "Title": NASTY, "Author": NASTY})
     for path in ("/books", "/authors", "/books/" + quote(NASTY, safe="")):
