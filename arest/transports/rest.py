@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import replace
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -21,7 +22,9 @@ from starlette.routing import BaseRoute, Match, NoMatchFound
 from starlette.types import Receive, Scope, Send
 
 from arest.rest.answer import (
+    JSON,
     MAX_BODY_BYTES,
+    PROBLEM,
     Problem,
     Request,
     Response,
@@ -149,13 +152,13 @@ class RestRoute(BaseRoute):
         html = scope["method"] == "GET" and prefers_html(headers.get("accept"))
         response: Response | TextResponse = await self._respond(
             scope, receive, headers, origin, bool(cors), html)
-        if html and isinstance(response, Response):
+        # Only a JSON answer has a page: another media type (an image) is sent as it is.
+        if html and isinstance(response, Response) and response.media_type in (JSON, PROBLEM):
             response = await anyio.to_thread.run_sync(
                 negotiated, self.web.tenant.state, _raw_path(scope), response,
                 headers.get("if-none-match"))
         elif scope["method"] == "GET" and isinstance(response, Response):
-            response = Response(response.status, response.body,
-                                (*response.headers, ("vary", "Accept")))
+            response = replace(response, headers=(*response.headers, ("vary", "Accept")))
         await _send(send, response, cors, head)
 
     async def _respond(self, scope: Scope, receive: Receive, headers: Headers,
