@@ -32,6 +32,7 @@ from arest.compiler.fields import Field
 from arest.compiler.schema import schema_of
 from arest.rest.answer import Headers, Problem, Response, nouns_by_plural, segments
 from arest.rest.representations import NounView, noun_view
+from arest.rest.routes import RESERVED_SEGMENTS
 
 HTML: Final = "text/html; charset=utf-8"
 STATIC: Final = "_static"
@@ -289,7 +290,8 @@ def _self(item: Mapping[str, Any]) -> str | None:
 
 def collection_html(view: NounView, body: Mapping[str, Any]) -> str:
     """A page of a noun's collection: each item's id a link to it, its status and fields,
-    the page's links, and the create form."""
+    the page's links, and the create form (none where a fixed route has the segment, as
+    ``POST /domain-changes`` proposes rather than creates)."""
     items = [item for item in body.get("items", []) if isinstance(item, dict)]
     columns = list(dict.fromkeys(k for item in items for k in item
                                  if k not in ("id", "noun", "_links")))
@@ -304,7 +306,8 @@ def collection_html(view: NounView, body: Mapping[str, Any]) -> str:
             f"<p class=\"total\">{e(body.get('total', len(items)))} in all</p>"
             f"<table class=\"items\"><thead><tr>{head}</tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>"
-            f"{links_html(body.get('_links', {}))}{create_form(view)}")
+            f"{links_html(body.get('_links', {}))}"
+            f"{'' if view.plural in RESERVED_SEGMENTS else create_form(view)}")
 
 
 def entity_html(view: NounView, entity: Mapping[str, Any]) -> str:

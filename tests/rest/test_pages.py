@@ -115,6 +115,12 @@ def test_a_collection_links_each_item_and_has_a_create_form_with_the_choices(
     assert "Book Count" not in names  # a derived field is not given
 
 
+def test_a_collection_whose_post_is_another_command_has_no_create_form(
+        tenant: arest.Tenant) -> None:
+    _, parsed, _ = page_of(tenant, "/domain-changes")
+    assert not parsed.all("form", data_method="POST")
+
+
 def test_an_entity_shows_its_fields_links_and_a_button_per_transition(
         tenant: arest.Tenant) -> None:
     response, parsed, text = page_of(tenant, "/purchases/p-1")
