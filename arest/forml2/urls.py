@@ -23,10 +23,10 @@ NOUN_PLURALS: Final = "Noun_has_Plural"
 
 RESERVED_SEGMENTS: Final = frozenset({
     "facts", "snapshots", "readings", "domain-changes", "schema", "search", "fetch",
-    "openapi.json", "schema.svg", "mcp", "sse", "messages", "t"})
+    "openapi.json", "schema.svg", "mcp", "sse", "messages", "t", "_static"})
 """The first path segments REST keeps for its fixed routes, the other transports (``/mcp``,
-``/sse``, ``/messages``) and federation (``/t``); ``arest.rest.routes`` derives the same set
-from its route table."""
+``/sse``, ``/messages``), federation (``/t``) and the pages' script and stylesheet
+(``/_static``); ``arest.rest.routes`` derives the same set from its route table."""
 
 METAMODEL_PLURALS: Final = {"Domain Change": "domain-changes"}
 """The metamodel's nouns whose collection is a fixed route's: ``/domain-changes`` lists the

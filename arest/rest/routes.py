@@ -232,6 +232,7 @@ _NARROWER: Final[Mapping[Endpoint, frozenset[Endpoint]]] = {
 
 RESERVED_SEGMENTS: Final = frozenset(
     {e.template[0] for e in ENDPOINTS if e.fixed and e.template}
-    | {"mcp", "sse", "messages", "t"})
+    | {"mcp", "sse", "messages", "t", "_static"})
 """First segments a noun's plural may not be (DESIGN §9): the fixed routes' and those of the
-other transports (``/mcp``, ``/sse``, ``/messages``) and federation (``/t``)."""
+other transports (``/mcp``, ``/sse``, ``/messages``), federation (``/t``) and the pages'
+script and stylesheet (``/_static``)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import replace
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -21,13 +22,18 @@ from starlette.routing import BaseRoute, Match, NoMatchFound
 from starlette.types import Receive, Scope, Send
 
 from arest.rest.answer import (
+    JSON,
     MAX_BODY_BYTES,
+    PROBLEM,
+    Problem,
     Request,
     Response,
     answer,
     answer_at_once,
     problem,
+    segments,
 )
+from arest.rest.pages import STATIC, TextResponse, asset, negotiated, prefers_html
 from arest.transports.web import Web, WebRoutes
 
 log = logging.getLogger(__name__)
@@ -82,11 +88,15 @@ async def _body(receive: Receive, declared: str | None) -> bytes:
     return b"".join(chunks)
 
 
-async def _send(send: Send, response: Response, extra: list[tuple[str, str]],
+async def _send(send: Send, response: Response | TextResponse, extra: list[tuple[str, str]],
                 head: bool) -> None:
     headers = [*response.headers, *extra]
     body = b""
-    if response.body is not None:
+    if isinstance(response, TextResponse):
+        body = response.body
+        if response.status != 304:
+            headers.append(("content-type", response.media_type))
+    elif response.body is not None:
         body = response.body.encode() if response.media else \
             json.dumps(response.body, ensure_ascii=False).encode()
         headers.append(("content-type", response.media_type))
@@ -94,6 +104,21 @@ async def _send(send: Send, response: Response, extra: list[tuple[str, str]],
     await send({"type": "http.response.start", "status": response.status,
                 "headers": [(k.encode("latin-1"), v.encode("utf-8")) for k, v in headers]})
     await send({"type": "http.response.body", "body": b"" if head else body})
+
+
+def _raw_path(scope: Scope) -> str:
+    """The path as sent (each byte the latin-1 character of it)."""
+    raw: bytes = scope.get("raw_path") or scope["path"].encode()
+    return raw.decode("latin-1")
+
+
+def _static_name(scope: Scope) -> str | None:
+    """The file a ``/_static/<name>`` path names, or None for any other path."""
+    try:
+        parts = segments(_raw_path(scope))
+    except Problem:
+        return None
+    return parts[1] if len(parts) == 2 and parts[0] == STATIC else None
 
 
 class RestRoute(BaseRoute):
@@ -122,11 +147,24 @@ class RestRoute(BaseRoute):
         cors = ([("access-control-allow-origin", origin), ("vary", "Origin"),
                  ("access-control-expose-headers", "ETag, Location")]
                 if origin is not None and origin in self.web.cors_origins else [])
-        response = await self._respond(scope, receive, headers, origin, bool(cors))
+        # A GET is negotiated: a browser (text/html first by q-values) gets the page of the
+        # very answer a JSON client gets (arest/rest/pages.py); the answer is computed as a
+        # JSON client's, without the page's If-None-Match, which names a page's tag.
+        html = scope["method"] == "GET" and prefers_html(headers.get("accept"))
+        response: Response | TextResponse = await self._respond(
+            scope, receive, headers, origin, bool(cors), html)
+        # Only a JSON answer has a page: another media type (an image) is sent as it is.
+        if html and isinstance(response, Response) and response.media_type in (JSON, PROBLEM):
+            response = await anyio.to_thread.run_sync(
+                negotiated, self.web.tenant.state, _raw_path(scope), response,
+                headers.get("if-none-match"))
+        elif scope["method"] == "GET" and isinstance(response, Response):
+            response = replace(response, headers=(*response.headers, ("vary", "Accept")))
         await _send(send, response, cors, head)
 
     async def _respond(self, scope: Scope, receive: Receive, headers: Headers,
-                       origin: str | None, cors: bool) -> Response:
+                       origin: str | None, cors: bool, html: bool
+                       ) -> Response | TextResponse:
         if headers.get("host") not in self.hosts:
             return problem("misdirected_request", "this server does not serve the Host"
                            f" {headers.get('host')!r}: reach it by a name it serves"
@@ -139,6 +177,11 @@ class RestRoute(BaseRoute):
                 ("access-control-allow-methods", CORS_METHODS),
                 ("access-control-allow-headers", CORS_HEADERS),
                 ("access-control-max-age", "600")))
+        static = _static_name(scope)
+        if static is not None:  # the page's script and style: no data, served without a key
+            found = asset(static) if scope["method"] == "GET" else None
+            return found or problem("unknown_path", f"no resource at /{STATIC}/{static}",
+                                    path=f"/{STATIC}/{static}")
         if not self.web.access.allows(headers):
             return problem("unauthorized", "this server needs Authorization: Bearer <key>",
                            (("www-authenticate", 'Bearer realm="arest"'),))
@@ -147,7 +190,7 @@ class RestRoute(BaseRoute):
         except _TooLarge:
             return problem("body_too_large", f"a body is at most {MAX_BODY_BYTES} bytes",
                            limit=MAX_BODY_BYTES)
-        raw = scope.get("raw_path") or scope["path"].encode()
+        raw = _raw_path(scope).encode("latin-1")
         try:
             query = parse_qsl(scope.get("query_string", b"").decode("latin-1"),
                               keep_blank_values=True, errors="strict")
@@ -158,7 +201,8 @@ class RestRoute(BaseRoute):
             method=scope["method"], path=raw.decode("latin-1"),
             principal=self.web.access.principal(headers), query=tuple(query),
             body=body, content_type=headers.get("content-type"),
-            if_match=headers.get("if-match"), if_none_match=headers.get("if-none-match"))
+            if_match=headers.get("if-match"),
+            if_none_match=None if html else headers.get("if-none-match"))
         try:
             # The read of one entity whose D is durable is answered here, at once; a hop to a
             # worker thread would cost it more than the read (docs/performance.md, REST).

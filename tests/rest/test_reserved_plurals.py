@@ -29,7 +29,7 @@ def test_a_plural_of_slug_and_s_is_caught(noun: str) -> None:
         arest.compile(f"Widget(.id) is an entity type.\n{noun}(.id) is an entity type.")
 
 
-@pytest.mark.parametrize("segment", ["search", "schema", "openapi.json", "t", "mcp"])
+@pytest.mark.parametrize("segment", ["search", "schema", "openapi.json", "t", "mcp", "_static"])
 def test_a_declared_plural_is_caught(segment: str) -> None:
     with pytest.raises(ReadingError) as raised:
         arest.compile(f"Query(.id) is an entity type.\nNoun 'Query' has Plural '{segment}'.")
