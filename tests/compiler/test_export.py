@@ -202,3 +202,78 @@ def test_arest_export_prints_the_ddl_the_inserts_and_the_deontic_violations(tmp_
     assert "INSERT INTO" in data.output
     missing = runner.invoke(main, ["export", readings])
     assert missing.exit_code != 0
+
+
+CYCLE = """\
+Person(.id) is an entity type.
+Team(.Team Code) is an entity type.
+Person plays for Team.
+  Each Person plays for exactly one Team.
+Team is led by Person.
+  Each Team is led by exactly one Person.
+Person mentors Person.
+  Each Person mentors exactly one Person.
+Person mentors Person is irreflexive.
+"""
+CYCLE_FACTS = """\
+Person 'ann' plays for Team 't1'.
+Person 'bo' plays for Team 't2'.
+Team 't1' is led by Person 'bo'.
+Team 't2' is led by Person 'ann'.
+Person 'ann' mentors Person 'bo'.
+Person 'bo' mentors Person 'ann'.
+"""
+
+
+def cycle() -> State:
+    D = arest.compile(CYCLE_FACTS, arest.compile(CYCLE))
+    assert not arest.apply(D, "validate")[0].get("violations")
+    return D
+
+
+def test_not_null_foreign_keys_in_a_cycle_are_checked_at_commit() -> None:
+    D = cycle()
+    tables, script = export(D, "sqlite")
+    deferred = {(t.name, k.columns) for t in tables.tables for k in t.foreign_keys if k.deferred}
+    assert deferred == {("person", ("team",)), ("team", ("person",)),
+                        ("person", ("mentors_person",))}
+    assert "REFERENCES team (team_code) DEFERRABLE INITIALLY DEFERRED" in script
+    assert "BEGIN;\n" in script and script.endswith("COMMIT;\n")
+    connection = sqlite3.connect(":memory:", isolation_level=None)
+    connection.execute("PRAGMA foreign_keys = ON")
+    connection.executescript(script)
+    assert connection.execute("PRAGMA foreign_key_check").fetchall() == []
+    assert connection.execute("SELECT id, team, mentors_person FROM person ORDER BY id"
+                              ).fetchall() == [("ann", "t1", "bo"), ("bo", "t2", "ann")]
+    # Checked at commit, still checked: a row whose key refers to nothing is refused then.
+    connection.execute("BEGIN")
+    connection.execute("INSERT INTO person VALUES ('cy', 't9', 'ann')")
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        connection.execute("COMMIT")
+
+
+def test_a_not_null_foreign_key_goes_first_and_a_nullable_one_back_is_set_later() -> None:
+    D = arest.compile("Person 'ann' plays for Team 't1'.\nTeam 't1' is led by Person 'ann'.",
+                      arest.compile(CYCLE.replace("plays for exactly one", "plays for at most one")
+                                    .split("Person mentors")[0]))
+    tables, script = export(D, "sqlite")
+    assert not any(k.deferred for t in tables.tables for k in t.foreign_keys)
+    assert "BEGIN;" not in script
+    assert script.index("INSERT INTO person") < script.index("INSERT INTO team")
+    assert "UPDATE person SET team = 't1' WHERE id = 'ann';" in script
+    connection = sqlite3.connect(":memory:")
+    connection.execute("PRAGMA foreign_keys = ON")
+    connection.executescript(script)
+    assert connection.execute("SELECT id, team FROM person").fetchall() == [("ann", "t1")]
+
+
+def test_not_null_foreign_keys_in_a_cycle_load_into_postgresql(pg_database: pg.Database,
+                                                               ) -> None:
+    D = cycle()
+    _, script = export(D, "postgresql")
+    pg.run_sql(pg_database, script)
+    assert pg.query(pg_database, "SELECT id, team, mentors_person FROM person ORDER BY id"
+                    ) == [("ann", "t1", "bo"), ("bo", "t2", "ann")]
+    with pytest.raises(pg.SqlRefused) as refused:
+        pg.run_sql(pg_database, "BEGIN; INSERT INTO person VALUES ('cy', 't9', 'ann'); COMMIT;")
+    assert refused.value.sqlstate == "23503"
