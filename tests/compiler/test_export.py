@@ -20,6 +20,7 @@ from arest.compiler.rmap.export import inserts, rows
 from arest.compiler.rmap.names import quoted
 from arest.compiler.schema import schema_of
 from tests import postgres as pg
+from tests.compiler.test_rmap import OWN_SCHEME
 from tests.corpus import OWN_READINGS
 
 DOMAINS = ("clinic", "genealogy", "library", "orders", "tracker")
@@ -277,3 +278,38 @@ def test_not_null_foreign_keys_in_a_cycle_load_into_postgresql(pg_database: pg.D
     with pytest.raises(pg.SqlRefused) as refused:
         pg.run_sql(pg_database, "BEGIN; INSERT INTO person VALUES ('cy', 't9', 'ann'); COMMIT;")
     assert refused.value.sqlstate == "23503"
+
+
+def own_scheme() -> State:
+    D = arest.compile("Clinician 's1' has Full Name 'Ann'.\nClinician 's1' is a Doctor.\n"
+                      "Doctor 's1' has Specialty 'cardiology'.\n"
+                      "Patient 'pt-1' sees Doctor 's1'.", arest.compile(OWN_SCHEME))
+    out, D = arest.apply(D, "create:Doctor", {"id": "L-9", "Full Name": "Bo",
+                                              "Specialty": "surgery"})
+    assert not out.get("rejected"), out
+    return D
+
+
+def test_a_subtype_with_its_own_reference_scheme_exports_its_rows() -> None:
+    D = own_scheme()
+    _, script = export(D, "sqlite")
+    connection = sqlite3.connect(":memory:")
+    connection.execute("PRAGMA foreign_keys = ON")
+    connection.executescript(script)
+    assert connection.execute("PRAGMA foreign_key_check").fetchall() == []
+    # arest gives an entity one id in all its populations: both keys hold it.
+    assert connection.execute("SELECT license_number, staff_code, specialty FROM doctor"
+                              " ORDER BY license_number").fetchall() == [
+        ("L-9", "L-9", "surgery"), ("s1", "s1", "cardiology")]
+    fetch = lambda sql: connection.execute(sql).fetchall()  # noqa: E731
+    for fact_type, where in placements(D).items():
+        assert read_back(fetch, where) == asserted(D, fact_type), fact_type
+
+
+def test_a_subtype_with_its_own_reference_scheme_loads_into_postgresql(
+        pg_database: pg.Database) -> None:
+    D = own_scheme()
+    pg.run_sql(pg_database, export(D, "postgresql")[1])
+    for fact_type, where in placements(D).items():
+        assert read_back(lambda sql: pg.query(pg_database, sql), where) == asserted(
+            D, fact_type), fact_type

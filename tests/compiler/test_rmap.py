@@ -265,6 +265,51 @@ Doctor has Specialty.
         connection.execute("INSERT INTO doctor VALUES ('s1', 'cardiology')")
 
 
+OWN_SCHEME = """\
+Clinician(.Staff Code) is an entity type.
+Doctor(.License Number) is an entity type.
+Doctor is a subtype of Clinician.
+Clinician has Full Name.
+  Each Clinician has exactly one Full Name.
+Doctor has Specialty.
+  Each Doctor has exactly one Specialty.
+Patient(.Patient Number) is an entity type.
+Patient sees Doctor.
+  Each Patient sees at most one Doctor.
+"""
+
+
+def test_a_subtype_with_its_own_reference_scheme_is_keyed_by_it() -> None:
+    tables = tables_of(OWN_SCHEME)
+    doctor = tables.table("doctor")
+    assert (doctor.kind, doctor.primary_key) == ("subtype", ("license_number",))
+    assert columns(tables, "doctor") == {"license_number": ("text", False),
+                                         "staff_code": ("text", False),
+                                         "specialty": ("text", False)}
+    # Its supertype's key is a column of its own: one doctor row per clinician row.
+    assert [u.columns for u in doctor.uniques] == [("staff_code",)]
+    assert [(k.columns, k.table, k.references) for k in doctor.foreign_keys] == [
+        (("staff_code",), "clinician", ("staff_code",))]
+    assert tables.placement("Clinician_is_a_Doctor").columns == (("staff_code",),)
+    assert tables.placement("Doctor_has_License_Number").columns == (
+        ("license_number",), ("license_number",))
+    # A role a Doctor plays refers to the doctor's own key.
+    assert [(k.columns, k.table, k.references) for k in tables.table("patient").foreign_keys
+            ] == [(("doctor",), "doctor", ("license_number",))]
+    assert tables.unstated == ()
+    connection = database(tables)
+    connection.execute("INSERT INTO clinician VALUES ('s1', 'Dr Who')")
+    connection.execute("INSERT INTO doctor VALUES ('L-1', 's1', 'cardiology')")
+    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+        connection.execute("INSERT INTO doctor VALUES ('L-2', 's1', 'surgery')")
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        connection.execute("INSERT INTO doctor VALUES ('L-3', 's9', 'surgery')")
+    # A subtype declared without a scheme stays keyed as its supertype.
+    plain = tables_of(OWN_SCHEME.replace("Doctor(.License Number) is an entity type.\n", ""))
+    assert plain.table("doctor").primary_key == ("staff_code",)
+    assert plain.table("doctor").uniques == ()
+
+
 def test_a_compound_reference_is_a_key_of_several_columns() -> None:
     tables = tables_of("""\
 Site(.Host) is an entity type.

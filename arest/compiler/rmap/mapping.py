@@ -4,6 +4,8 @@
   for ``(.id)``; one column per component of a compound scheme).  A subtype is a table of its
   own, keyed as its supertype and a foreign key to it: a row is membership, and the
   subtype's mandatory roles stay NOT NULL (absorbed into the supertype they could not).
+  A subtype with a reference scheme of its own is keyed by it, and holds its supertype's
+  key in columns of their own (NOT NULL, UNIQUE, the foreign key).
 - A binary fact type with an alethic uniqueness on one role played by an entity is absorbed
   as a column of that entity's table (for a one-to-one, the mandatory side, else the first
   role), NOT NULL when that role is mandatory; a machine's ``<Noun> has Status`` is the
