@@ -183,6 +183,9 @@ def suspects(tables: Tables, error: str) -> list[str]:
             found.append(f"{', '.join(unique.constraints)} (UNIQUE {unique.columns})")
         found.extend(f"NOT NULL {table.name}.{c.name}" for c in table.columns
                      if not c.nullable and f"{table.name}.{c.name}" in error)
+        if "FOREIGN KEY" in error:
+            found.extend(f"FOREIGN KEY {table.name} {key.columns} -> {key.table}"
+                         for key in table.foreign_keys)
     return found
 
 
@@ -216,7 +219,8 @@ Person mentors Person is irreflexive.
 
 def check_export_loads_exactly_when_arest_accepts(case: Case,
                                                   facts: list[tuple[str, tuple[str, ...]]]
-                                                  ) -> None:
+                                                  ) -> bool:
+    """Asserts that the export loads exactly when arest accepts; whether it accepts."""
     D = bulk_load(arest.compile(case.readings), facts)
     tables = relational_schema(schema_of(D))
     assert not [u for u in tables.unstated if u.modality == "alethic"], (
@@ -232,6 +236,7 @@ def check_export_loads_exactly_when_arest_accepts(case: Case,
         pytest.fail(f"SQLite refuses what arest accepts:\n  {error}\nwhich states:\n  "
                     + "\n  ".join(suspects(tables, error) or ["(no constraint found)"])
                     + f"\nfacts: {facts}\nreadings:\n{case.readings}")
+    return not found
 
 
 def check_rows_sqlite_accepts_are_facts_arest_accepts(case: Case, data: st.DataObject) -> None:
@@ -329,3 +334,39 @@ def test_an_export_loads_exactly_when_arest_accepts_at_length(data: st.DataObjec
 def test_rows_sqlite_accepts_are_facts_arest_accepts_at_length(case: Case,
                                                               data: st.DataObject) -> None:
     check_rows_sqlite_accepts_are_facts_arest_accepts(case, data)
+
+
+POINTS = Case(BASE + "Person has Points.\n  Each Person has at most one Points.\n"
+                     "The possible values of Points are 1, 2, 3.\n",
+              {"Person_has_Points": ("Person", "Points")})
+SCORE = Case(BASE + "Person has Score.\n  Each Person has at most one Score.\n"
+                    "  Each Person has Score less than 100.\n",
+             {"Person_has_Score": ("Person", "Score")})
+LEADER = Case(BASE + "Person plays for Team.\n  Each Person plays for at most one Team.\n"
+                     "Team is led by Person.\n  Each Team is led by exactly one Person.\n",
+              {"Person_plays_for_Team": ("Person", "Team"),
+               "Team_is_led_by_Person": ("Team", "Person")})
+CAPTAIN = Case(BASE + "Captain is a subtype of Person.\nCaptain has Rank.\n"
+                      "  Each Captain has exactly one Rank.\n",
+               {"Captain_has_Rank": ("Captain", "Rank"), "Person_is_a_Captain": ("Person",)})
+
+
+@pytest.mark.parametrize(("case", "facts", "accepted"), [
+    # arest's atoms are text: 2.0 is not among 1, 2, 3 (a NUMERIC column made it 2).
+    (POINTS, [("Person_has_Points", ("p1", "2.0"))], False),
+    # Not a numeral, though SQLite reads it as 10 in a NUMERIC column.
+    (SCORE, [("Person_has_Score", ("p1", "1e1"))], False),
+    # Two values where the row has room for one (the export kept the last).
+    (POINTS, [("Person_has_Points", ("p1", "1")), ("Person_has_Points", ("p1", "2"))], False),
+    # A membership fact makes a Captain, whose Rank is mandatory.
+    (CAPTAIN, [("Person_is_a_Captain", ("p1",))], False),
+    # A NOT NULL key goes first, a nullable one back is set later (team was inserted first).
+    (LEADER, [("Person_plays_for_Team", ("p1", "t1")), ("Team_is_led_by_Person", ("t1", "p1"))],
+     True),
+    (SCORE, [("Person_has_Score", ("p1", "-3")), ("Person_has_Score", ("p2", "99.5"))], True),
+], ids=["2.0 is not 2", "1e1 is not a numeral", "a second value", "a membership",
+        "an order of tables", "valid"])
+def test_disagreements_found_before_agree_no_more(case: Case,
+                                                  facts: list[tuple[str, tuple[str, ...]]],
+                                                  accepted: bool) -> None:
+    assert check_export_loads_exactly_when_arest_accepts(case, facts) is accepted
