@@ -3,11 +3,12 @@
 Generated schemas state every constraint kind SQL can state: internal uniqueness (one role,
 and spanning an n-ary), mandatory roles, value constraints (an enumeration of words, one of
 numerals, a comparison with a number), irreflexive rings (absorbed and in a table of their
-own), an external uniqueness within one table, a one-to-one, a subtype, roles played by
-entities (foreign keys, NOT NULL ones in a cycle too).  Generated populations hold valid and
-invalid facts: a second value where at most one is allowed, a missing mandatory fact, a
-value outside its constraint, a self-loop on an irreflexive ring; generated rows also hold
-dangling references (a fact brings its entities into arest, so only rows can).
+own, over simple and compound keys), an external uniqueness within one table, a one-to-one,
+a subtype, roles played by entities (foreign keys, NOT NULL ones in a cycle too).  Generated
+populations hold valid and invalid facts: a second value where at most one is allowed, a
+missing mandatory fact, a value outside its constraint, a self-loop on an irreflexive ring, a
+compound key's missing component; generated rows also hold dangling references (a fact
+brings its entities into arest, so only rows can).
 
 1. arest's export of a population loads into SQLite running the generated DDL (foreign keys
    on, and ``PRAGMA foreign_key_check`` clean) exactly when arest finds no alethic violation
@@ -49,6 +50,8 @@ Level is a value type.
 Score is a value type.
 Points is a value type.
 Rank is a value type.
+Row Code is a value type.
+Seat Number is a value type.
 """
 
 # The values each noun's roles and columns draw from: valid ones, and ones some constraint
@@ -64,7 +67,13 @@ POOLS: dict[str, tuple[str, ...]] = {
     "Score": ("5", "-3", "99.5", "150", "2.0", "1e1", "abc"),
     "Points": ("1", "2", "2.0", "7", "x"),
     "Rank": ("r1", "r2"),
+    # A seat's id is its components joined by '-', as arest makes it.
+    "Seat": ("r1-1", "r1-2", "r2-1"),
+    "Row Code": ("r1", "r2"),
+    "Seat Number": ("1", "2"),
 }
+COMPONENTS = {"row_code": "Row Code", "seat_number": "Seat Number"}
+"""A compound key's column (a seat's, or a column referring to one) by its last words."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +137,13 @@ def cases(draw: st.DrawFn) -> Case:
              Person_rates_Team_with_Score=("Person", "Team", "Score"))
     if draw(st.booleans()):
         some("Person is active.\n", Person_is_active=("Person",))
+    if draw(st.booleans()):
+        some("Seat(.Row Code, .Seat Number) is an entity type.\nSeat is next to Seat.\n",
+             Seat_is_next_to_Seat=("Seat", "Seat"), Seat_has_Row_Code=("Seat", "Row Code"),
+             Seat_has_Seat_Number=("Seat", "Seat Number"))
+        if draw(st.booleans()):
+            some(f"  Each Seat is next to {draw(bound)} Seat.\n")
+        some("Seat is next to Seat is irreflexive.\n")
     if draw(st.booleans()):
         some(f"Captain is a subtype of Person.\nCaptain has Rank.\n"
              f"  Each Captain has {draw(bound)} Rank.\n",
@@ -214,6 +230,9 @@ Person has Score.
 Person mentors Person.
   Each Person mentors at most one Person.
 Person mentors Person is irreflexive.
+Seat(.Row Code, .Seat Number) is an entity type.
+Seat is next to Seat.
+Seat is next to Seat is irreflexive.
 """
 
 
@@ -248,8 +267,8 @@ def check_rows_sqlite_accepts_are_facts_arest_accepts(case: Case, data: st.DataO
         names = ", ".join(quoted(c.name, "sqlite") for c in table.columns)
         marks = ", ".join("?" for _ in table.columns)
         cell = {c.name: (st.sampled_from([0, 1]) if c.type == BOOLEAN
-                         else st.sampled_from(POOLS[c.noun]) if not c.nullable
-                         else st.none() | st.sampled_from(POOLS[c.noun]))
+                         else st.sampled_from(pool(c.name, c.noun)) if not c.nullable
+                         else st.none() | st.sampled_from(pool(c.name, c.noun)))
                 for c in table.columns}
         for row in data.draw(st.lists(st.fixed_dictionaries(cell), max_size=4),
                              label=table.name):
@@ -274,6 +293,12 @@ def check_rows_sqlite_accepts_are_facts_arest_accepts(case: Case, data: st.DataO
                        + f"\nfacts: {facts.facts}\nreadings:\n{case.readings}")
 
 
+def pool(column: str, noun: str) -> tuple[str, ...]:
+    """The values a column draws from: its noun's, or a compound key component's."""
+    component = next((n for name, n in COMPONENTS.items() if column.endswith(name)), None)
+    return POOLS[component] if component and noun in ("Seat", component) else POOLS[noun]
+
+
 @dataclass(frozen=True)
 class ReadBack:
     entities: list[tuple[str, str]]
@@ -282,13 +307,15 @@ class ReadBack:
 
 def read_back(connection: sqlite3.Connection, tables: Tables) -> ReadBack:
     """The entities (a row of an entity or subtype table) and facts (through each fact type's
-    placement) the database holds."""
+    placement) the database holds; an entity of a compound key is its components joined by
+    '-', the id arest gives it."""
     entities: list[tuple[str, str]] = []
     for table in tables.tables:
         if table.kind != "fact type":
-            (key,) = table.primary_key  # the generated schemas' keys are simple
-            entities.extend((table.source, str(value)) for (value,) in connection.execute(
-                f"SELECT {quoted(key, 'sqlite')} FROM {quoted(table.name, 'sqlite')}"))
+            keys = ", ".join(quoted(key, "sqlite") for key in table.primary_key)
+            entities.extend((table.source, "-".join(map(str, found))) for found in
+                            connection.execute(
+                                f"SELECT {keys} FROM {quoted(table.name, 'sqlite')}"))
     facts: list[tuple[str, tuple[str, ...]]] = []
     for placement in tables.placements:
         cells = [cell for cell in placement.columns]
@@ -301,7 +328,9 @@ def read_back(connection: sqlite3.Connection, tables: Tables) -> ReadBack:
             where += f" AND {quoted(placement.flag, 'sqlite')}"
         for found in connection.execute(
                 f"SELECT {select} FROM {quoted(placement.table, 'sqlite')} WHERE {where}"):
-            facts.append((placement.fact_type, tuple(str(v) for v in found)))
+            values = iter(found)
+            facts.append((placement.fact_type, tuple(
+                "-".join(str(next(values)) for _ in cell) for cell in cells)))
     return ReadBack(entities, facts)
 
 

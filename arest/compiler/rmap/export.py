@@ -85,7 +85,8 @@ class _Export:
                     entity_row[placement.flag] = True
                 for index, (noun, cell) in enumerate(zip(nouns, placement.columns,
                                                          strict=False)):
-                    if index != owner:
+                    # A reference component is the row's key, set from the entity's facts.
+                    if index != owner and not set(cell) <= set(table.primary_key):
                         self._fill(table, entity_row,
                                    dict(zip(cell, self.key_values(noun, fact[index]),
                                             strict=True)))
@@ -107,13 +108,14 @@ class _Export:
             return []
         return sorted(fact for fact, payload in relation.items() if payload is ASSERTED)
 
-    def key_values(self, noun: str, value: str) -> tuple[str, ...]:
+    def key_values(self, noun: str, value: str) -> tuple[Value, ...]:
         """The key columns' values of an entity (its id, or its compound reference's
-        components); a value's own value."""
+        components, ``None`` for one arest does not hold once, which the NOT NULL key
+        refuses as arest refuses the entity); a value's own value."""
         table = self.entity_tables.get(noun)
         if table is None or len(table.primary_key) == 1:
             return (value,)
-        components: list[str] = []
+        components: list[Value] = []
         for column in table.primary_key:
             component = table.column(column).noun
             # The scheme is the noun's own, or a supertype's: the nearest that has the facts.
@@ -121,10 +123,8 @@ class _Export:
                          for owner in (noun, *supertypes(self.state, noun)))
             relation = next((r for r in relations if r is not None), None)
             found = [f[1] for f in relation.matching(0, value)] if relation is not None else []
-            components.append(found[0] if found else "")
-        if all(components):
-            return tuple(components)
-        return tuple(value.rsplit("-", len(table.primary_key) - 1))
+            components.append(found[0] if len(found) == 1 else None)
+        return tuple(components)
 
     def entity(self, noun: str, entity: str) -> Row:
         """The entity's row in its noun's table (made, with its supertypes' rows, when new)."""
@@ -145,7 +145,7 @@ class _Export:
                                strict=True))
         return row
 
-    def _row(self, table: Table, key: tuple[str, ...]) -> Row:
+    def _row(self, table: Table, key: tuple[Value, ...]) -> Row:
         found = self.keyed[table.name]
         if key not in found:
             row: Row = {c.name: (False if c.type == BOOLEAN else None) for c in table.columns}
