@@ -184,8 +184,7 @@ Category has parent Category is acyclic.
         connection.execute("INSERT INTO category VALUES ('loop', 'loop')")
 
 
-def test_an_irreflexive_ring_over_a_compound_key_is_a_check_on_its_components() -> None:
-    tables = tables_of("""\
+COMPOUND_RING = """\
 Site(.id) is an entity type.
 Slug is a value type.
 Resource(.Site, .Slug) is an entity type.
@@ -194,7 +193,11 @@ Resource links to Resource.
 Resource links to Resource is irreflexive.
 Resource cites Resource.
 Resource cites Resource is irreflexive.
-""")
+"""
+
+
+def test_an_irreflexive_ring_over_a_compound_key_is_a_check_on_its_components() -> None:
+    tables = tables_of(COMPOUND_RING)
     assert tables.unstated == ()
     text = ddl(tables, "sqlite")
     assert "CHECK (site <> links_to_resource_site OR slug <> links_to_resource_slug)" in text
@@ -212,6 +215,20 @@ Resource cites Resource is irreflexive.
                            " links_to_resource_slug = 'b' WHERE site = 's1' AND slug = 'b'")
     with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
         connection.execute("INSERT INTO resource_cites_resource VALUES ('s2', 'a', 's2', 'a')")
+
+
+def test_postgresql_refuses_a_loop_over_a_compound_key(pg_database: pg.Database) -> None:
+    pg.run_sql(pg_database, ddl(tables_of(COMPOUND_RING), "postgresql"))
+    pg.run_sql(pg_database, "INSERT INTO site VALUES ('s1'), ('s2');"
+                            " INSERT INTO resource VALUES ('s1', 'a', 's2', 'a'), ('s2', 'a', NULL,"
+                            " NULL); INSERT INTO resource_cites_resource"
+                            " VALUES ('s1', 'a', 's2', 'a');")
+    for loop in ["UPDATE resource SET links_to_resource_site = 's2' WHERE site = 's2';"
+                 " UPDATE resource SET links_to_resource_slug = 'a' WHERE site = 's2';",
+                 "INSERT INTO resource_cites_resource VALUES ('s1', 'a', 's1', 'a');"]:
+        with pytest.raises(pg.SqlRefused) as refused:
+            pg.run_sql(pg_database, f"BEGIN; {loop} COMMIT;")
+        assert refused.value.sqlstate == "23514", loop
 
 
 def test_an_external_uniqueness_in_one_table_is_unique() -> None:
