@@ -20,6 +20,7 @@ from arest.compiler.rmap.export import inserts, rows
 from arest.compiler.rmap.names import quoted
 from arest.compiler.schema import schema_of
 from tests import postgres as pg
+from tests.compiler.test_rmap import OWN_SCHEME
 from tests.corpus import OWN_READINGS
 
 DOMAINS = ("clinic", "genealogy", "library", "orders", "tracker")
@@ -202,3 +203,113 @@ def test_arest_export_prints_the_ddl_the_inserts_and_the_deontic_violations(tmp_
     assert "INSERT INTO" in data.output
     missing = runner.invoke(main, ["export", readings])
     assert missing.exit_code != 0
+
+
+CYCLE = """\
+Person(.id) is an entity type.
+Team(.Team Code) is an entity type.
+Person plays for Team.
+  Each Person plays for exactly one Team.
+Team is led by Person.
+  Each Team is led by exactly one Person.
+Person mentors Person.
+  Each Person mentors exactly one Person.
+Person mentors Person is irreflexive.
+"""
+CYCLE_FACTS = """\
+Person 'ann' plays for Team 't1'.
+Person 'bo' plays for Team 't2'.
+Team 't1' is led by Person 'bo'.
+Team 't2' is led by Person 'ann'.
+Person 'ann' mentors Person 'bo'.
+Person 'bo' mentors Person 'ann'.
+"""
+
+
+def cycle() -> State:
+    D = arest.compile(CYCLE_FACTS, arest.compile(CYCLE))
+    assert not arest.apply(D, "validate")[0].get("violations")
+    return D
+
+
+def test_not_null_foreign_keys_in_a_cycle_are_checked_at_commit() -> None:
+    D = cycle()
+    tables, script = export(D, "sqlite")
+    deferred = {(t.name, k.columns) for t in tables.tables for k in t.foreign_keys if k.deferred}
+    assert deferred == {("person", ("team",)), ("team", ("person",)),
+                        ("person", ("mentors_person",))}
+    assert "REFERENCES team (team_code) DEFERRABLE INITIALLY DEFERRED" in script
+    assert "BEGIN;\n" in script and script.endswith("COMMIT;\n")
+    connection = sqlite3.connect(":memory:", isolation_level=None)
+    connection.execute("PRAGMA foreign_keys = ON")
+    connection.executescript(script)
+    assert connection.execute("PRAGMA foreign_key_check").fetchall() == []
+    assert connection.execute("SELECT id, team, mentors_person FROM person ORDER BY id"
+                              ).fetchall() == [("ann", "t1", "bo"), ("bo", "t2", "ann")]
+    # Checked at commit, still checked: a row whose key refers to nothing is refused then.
+    connection.execute("BEGIN")
+    connection.execute("INSERT INTO person VALUES ('cy', 't9', 'ann')")
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        connection.execute("COMMIT")
+
+
+def test_a_not_null_foreign_key_goes_first_and_a_nullable_one_back_is_set_later() -> None:
+    D = arest.compile("Person 'ann' plays for Team 't1'.\nTeam 't1' is led by Person 'ann'.",
+                      arest.compile(CYCLE.replace("plays for exactly one", "plays for at most one")
+                                    .split("Person mentors")[0]))
+    tables, script = export(D, "sqlite")
+    assert not any(k.deferred for t in tables.tables for k in t.foreign_keys)
+    assert "BEGIN;" not in script
+    assert script.index("INSERT INTO person") < script.index("INSERT INTO team")
+    assert "UPDATE person SET team = 't1' WHERE id = 'ann';" in script
+    connection = sqlite3.connect(":memory:")
+    connection.execute("PRAGMA foreign_keys = ON")
+    connection.executescript(script)
+    assert connection.execute("SELECT id, team FROM person").fetchall() == [("ann", "t1")]
+
+
+def test_not_null_foreign_keys_in_a_cycle_load_into_postgresql(pg_database: pg.Database,
+                                                               ) -> None:
+    D = cycle()
+    _, script = export(D, "postgresql")
+    pg.run_sql(pg_database, script)
+    assert pg.query(pg_database, "SELECT id, team, mentors_person FROM person ORDER BY id"
+                    ) == [("ann", "t1", "bo"), ("bo", "t2", "ann")]
+    with pytest.raises(pg.SqlRefused) as refused:
+        pg.run_sql(pg_database, "BEGIN; INSERT INTO person VALUES ('cy', 't9', 'ann'); COMMIT;")
+    assert refused.value.sqlstate == "23503"
+
+
+def own_scheme() -> State:
+    D = arest.compile("Clinician 's1' has Full Name 'Ann'.\nClinician 's1' is a Doctor.\n"
+                      "Doctor 's1' has Specialty 'cardiology'.\n"
+                      "Patient 'pt-1' sees Doctor 's1'.", arest.compile(OWN_SCHEME))
+    out, D = arest.apply(D, "create:Doctor", {"id": "L-9", "Full Name": "Bo",
+                                              "Specialty": "surgery"})
+    assert not out.get("rejected"), out
+    return D
+
+
+def test_a_subtype_with_its_own_reference_scheme_exports_its_rows() -> None:
+    D = own_scheme()
+    _, script = export(D, "sqlite")
+    connection = sqlite3.connect(":memory:")
+    connection.execute("PRAGMA foreign_keys = ON")
+    connection.executescript(script)
+    assert connection.execute("PRAGMA foreign_key_check").fetchall() == []
+    # arest gives an entity one id in all its populations: both keys hold it.
+    assert connection.execute("SELECT license_number, staff_code, specialty FROM doctor"
+                              " ORDER BY license_number").fetchall() == [
+        ("L-9", "L-9", "surgery"), ("s1", "s1", "cardiology")]
+    fetch = lambda sql: connection.execute(sql).fetchall()  # noqa: E731
+    for fact_type, where in placements(D).items():
+        assert read_back(fetch, where) == asserted(D, fact_type), fact_type
+
+
+def test_a_subtype_with_its_own_reference_scheme_loads_into_postgresql(
+        pg_database: pg.Database) -> None:
+    D = own_scheme()
+    pg.run_sql(pg_database, export(D, "postgresql")[1])
+    for fact_type, where in placements(D).items():
+        assert read_back(lambda sql: pg.query(pg_database, sql), where) == asserted(
+            D, fact_type), fact_type

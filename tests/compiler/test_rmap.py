@@ -100,31 +100,59 @@ def test_a_unary_is_a_boolean_column() -> None:
     assert "is_rush BOOLEAN NOT NULL DEFAULT FALSE" in ddl(tables, "postgresql")
 
 
-def test_a_value_constraint_is_a_check_and_numbers_compare_as_numbers() -> None:
-    tables = tables_of(SHOP + """\
+VALUES = SHOP + """\
 Order has Priority.
   Each Order has at most one Priority.
   The possible values of Priority are 'low', 'high'.
 Order has Quantity.
   Each Order has at most one Quantity.
   Each Order has Quantity less than 100.
-""")
+Order has Points.
+  Each Order has at most one Points.
+  The possible values of Points are 1, 2, 3.
+"""
+NUMERALS_REFUSED = ["100", "lots", "1e1", "5.", "-", "1.2.3", " 5", "+5", ".5"]
+
+
+def test_a_value_constraint_is_a_check_and_numbers_compare_as_numbers() -> None:
+    tables = tables_of(VALUES)
     checks = {check.columns[0]: check for check in tables.table("order").checks}
     assert checks["priority"].values == ("high", "low")
-    assert columns(tables, "order")["quantity"] == ("numeric", True)
+    # Values are text, as arest's atoms: a comparison compares a numeral's number.
+    assert columns(tables, "order")["quantity"] == ("text", True)
     text = ddl(tables, "postgresql")
     assert "CHECK (priority IN ('high', 'low'))" in text
-    assert "CHECK (quantity < 100)" in text
+    assert "THEN CAST(quantity AS NUMERIC) < 100 ELSE FALSE END" in text
     connection = database(tables)
     connection.execute("INSERT INTO customer VALUES ('ann@x')")
     insert = ("INSERT INTO \"order\" (order_number, customer, priority, quantity)"
               " VALUES (?, ?, ?, ?)")
     connection.execute(insert, ("o1", "ann@x", "low", "99"))
     connection.execute(insert, ("o2", "ann@x", None, None))
-    for bad in [("o3", "ann@x", "urgent", None), ("o4", "ann@x", None, "100"),
-                ("o5", "ann@x", None, "lots"), ("o6", "ann@x", None, 250)]:
+    connection.execute(insert, ("o7", "ann@x", None, "-12.50"))
+    connection.execute(insert, ("o8", "ann@x", None, 7))
+    for bad in [("o3", "ann@x", "urgent", None), ("o6", "ann@x", None, 250),
+                *[(f"q{i}", "ann@x", None, q) for i, q in enumerate(NUMERALS_REFUSED)]]:
         with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
             connection.execute(insert, bad)
+    # An enumeration of numerals lists texts, as arest compares atoms: 2.0 is not 2.
+    connection.execute("INSERT INTO \"order\" (order_number, customer, points)"
+                       " VALUES ('p1', 'ann@x', 2)")
+    with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+        connection.execute("INSERT INTO \"order\" (order_number, customer, points)"
+                           " VALUES ('p2', 'ann@x', '2.0')")
+
+
+def test_postgresql_checks_numerals_as_sqlite_does(pg_database: pg.Database) -> None:
+    pg.run_sql(pg_database, ddl(tables_of(VALUES), "postgresql"))
+    pg.run_sql(pg_database, "INSERT INTO customer VALUES ('ann@x');"
+                            " INSERT INTO \"order\" (order_number, customer, quantity, points)"
+                            " VALUES ('o1', 'ann@x', '-12.50', '2'), ('o2', 'ann@x', '99', NULL);")
+    for index, bad in enumerate([*(f"'{q}', NULL" for q in NUMERALS_REFUSED), "NULL, '2.0'"]):
+        with pytest.raises(pg.SqlRefused) as refused:
+            pg.run_sql(pg_database, "INSERT INTO \"order\" (order_number, customer, quantity,"
+                                    f" points) VALUES ('b{index}', 'ann@x', {bad});")
+        assert refused.value.sqlstate == "23514", bad  # a CHECK, not a cast error
 
 
 def test_a_deontic_constraint_is_never_a_check() -> None:
@@ -154,6 +182,53 @@ Category has parent Category is acyclic.
     connection.execute("INSERT INTO category VALUES ('tools', NULL)")
     with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
         connection.execute("INSERT INTO category VALUES ('loop', 'loop')")
+
+
+COMPOUND_RING = """\
+Site(.id) is an entity type.
+Slug is a value type.
+Resource(.Site, .Slug) is an entity type.
+Resource links to Resource.
+  Each Resource links to at most one Resource.
+Resource links to Resource is irreflexive.
+Resource cites Resource.
+Resource cites Resource is irreflexive.
+"""
+
+
+def test_an_irreflexive_ring_over_a_compound_key_is_a_check_on_its_components() -> None:
+    tables = tables_of(COMPOUND_RING)
+    assert tables.unstated == ()
+    text = ddl(tables, "sqlite")
+    assert "CHECK (site <> links_to_resource_site OR slug <> links_to_resource_slug)" in text
+    assert "CHECK (resource1_site <> resource2_site OR resource1_slug <> resource2_slug)" in text
+    connection = database(tables)
+    connection.executemany("INSERT INTO site VALUES (?)", [("s1",), ("s2",)])
+    connection.executemany("INSERT INTO resource VALUES (?, ?, NULL, NULL)",
+                           [("s1", "a"), ("s2", "a"), ("s1", "b")])
+    # Another site's resource of the same slug, or the same site's of another slug: not a loop.
+    connection.execute("UPDATE resource SET links_to_resource_site = 's2',"
+                       " links_to_resource_slug = 'a' WHERE site = 's1' AND slug = 'a'")
+    connection.execute("INSERT INTO resource_cites_resource VALUES ('s1', 'a', 's1', 'b')")
+    with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+        connection.execute("UPDATE resource SET links_to_resource_site = 's1',"
+                           " links_to_resource_slug = 'b' WHERE site = 's1' AND slug = 'b'")
+    with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+        connection.execute("INSERT INTO resource_cites_resource VALUES ('s2', 'a', 's2', 'a')")
+
+
+def test_postgresql_refuses_a_loop_over_a_compound_key(pg_database: pg.Database) -> None:
+    pg.run_sql(pg_database, ddl(tables_of(COMPOUND_RING), "postgresql"))
+    pg.run_sql(pg_database, "INSERT INTO site VALUES ('s1'), ('s2');"
+                            " INSERT INTO resource VALUES ('s1', 'a', 's2', 'a'), ('s2', 'a', NULL,"
+                            " NULL); INSERT INTO resource_cites_resource"
+                            " VALUES ('s1', 'a', 's2', 'a');")
+    for loop in ["UPDATE resource SET links_to_resource_site = 's2' WHERE site = 's2';"
+                 " UPDATE resource SET links_to_resource_slug = 'a' WHERE site = 's2';",
+                 "INSERT INTO resource_cites_resource VALUES ('s1', 'a', 's1', 'a');"]:
+        with pytest.raises(pg.SqlRefused) as refused:
+            pg.run_sql(pg_database, f"BEGIN; {loop} COMMIT;")
+        assert refused.value.sqlstate == "23514", loop
 
 
 def test_an_external_uniqueness_in_one_table_is_unique() -> None:
@@ -205,6 +280,51 @@ Doctor has Specialty.
     connection = database(tables)
     with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
         connection.execute("INSERT INTO doctor VALUES ('s1', 'cardiology')")
+
+
+OWN_SCHEME = """\
+Clinician(.Staff Code) is an entity type.
+Doctor(.License Number) is an entity type.
+Doctor is a subtype of Clinician.
+Clinician has Full Name.
+  Each Clinician has exactly one Full Name.
+Doctor has Specialty.
+  Each Doctor has exactly one Specialty.
+Patient(.Patient Number) is an entity type.
+Patient sees Doctor.
+  Each Patient sees at most one Doctor.
+"""
+
+
+def test_a_subtype_with_its_own_reference_scheme_is_keyed_by_it() -> None:
+    tables = tables_of(OWN_SCHEME)
+    doctor = tables.table("doctor")
+    assert (doctor.kind, doctor.primary_key) == ("subtype", ("license_number",))
+    assert columns(tables, "doctor") == {"license_number": ("text", False),
+                                         "staff_code": ("text", False),
+                                         "specialty": ("text", False)}
+    # Its supertype's key is a column of its own: one doctor row per clinician row.
+    assert [u.columns for u in doctor.uniques] == [("staff_code",)]
+    assert [(k.columns, k.table, k.references) for k in doctor.foreign_keys] == [
+        (("staff_code",), "clinician", ("staff_code",))]
+    assert tables.placement("Clinician_is_a_Doctor").columns == (("staff_code",),)
+    assert tables.placement("Doctor_has_License_Number").columns == (
+        ("license_number",), ("license_number",))
+    # A role a Doctor plays refers to the doctor's own key.
+    assert [(k.columns, k.table, k.references) for k in tables.table("patient").foreign_keys
+            ] == [(("doctor",), "doctor", ("license_number",))]
+    assert tables.unstated == ()
+    connection = database(tables)
+    connection.execute("INSERT INTO clinician VALUES ('s1', 'Dr Who')")
+    connection.execute("INSERT INTO doctor VALUES ('L-1', 's1', 'cardiology')")
+    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+        connection.execute("INSERT INTO doctor VALUES ('L-2', 's1', 'surgery')")
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        connection.execute("INSERT INTO doctor VALUES ('L-3', 's9', 'surgery')")
+    # A subtype declared without a scheme stays keyed as its supertype.
+    plain = tables_of(OWN_SCHEME.replace("Doctor(.License Number) is an entity type.\n", ""))
+    assert plain.table("doctor").primary_key == ("staff_code",)
+    assert plain.table("doctor").uniques == ()
 
 
 def test_a_compound_reference_is_a_key_of_several_columns() -> None:

@@ -3,25 +3,26 @@
 Both dialects get the same tables, keys, UNIQUEs and CHECKs.  SQLite declares its foreign
 keys inside each table (it checks them only on rows, so the order of tables is free);
 PostgreSQL checks that a referenced table exists, so its foreign keys are added once every
-table is created, which also allows tables that refer to each other.  Text columns are
-``TEXT``, numbers ``NUMERIC``, unaries ``BOOLEAN NOT NULL DEFAULT FALSE``.  In SQLite a
-NUMERIC column keeps a value that is not a number as text, so a comparison's CHECK also
-asks that the value be a number (``typeof``), as arest's comparison fails on a non-numeral.
+table is created, which also allows tables that refer to each other.  Values are ``TEXT``
+(arest's atoms are text: ``2`` and ``2.0`` are two values), unaries ``BOOLEAN NOT NULL
+DEFAULT FALSE``.  A comparison's CHECK asks that the text be a numeral (``-12``, ``3.50``)
+and compares its number, as arest's comparison does.
 """
 
 from __future__ import annotations
 
-from arest.compiler.rmap.model import BOOLEAN, NUMERIC, Check, Column, Table, Tables
+from arest.compiler.rmap.model import BOOLEAN, TEXT, Check, Column, ForeignKey, Table, Tables
 from arest.compiler.rmap.names import quoted
 
 DIALECTS = ("sqlite", "postgresql")
-_TYPES = {"text": "TEXT", NUMERIC: "NUMERIC", BOOLEAN: "BOOLEAN"}
+_TYPES = {TEXT: "TEXT", BOOLEAN: "BOOLEAN"}
 _OPERATORS = {"<": "<", ">": ">", "<=": "<=", ">=": ">=", "=": "=", "!=": "<>"}
 _TITLES = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
 
 
 def literal(value: str, numeric: bool = False) -> str:
-    """A value as an SQL literal: a numeral bare in a numeric column, else a quoted string.
+    """A value as an SQL literal: a numeral bare where it is compared as a number, else a
+    quoted string.
 
     >>> literal("it's"), literal("13", numeric=True), literal("13")
     ("'it''s'", '13', "'13'")
@@ -66,7 +67,7 @@ def ddl(tables: Tables, dialect: str) -> str:
                 lines.append(
                     f"ALTER TABLE {quoted(table.name, dialect)} ADD FOREIGN KEY"
                     f" ({_names(key.columns, dialect)}) REFERENCES {quoted(key.table, dialect)}"
-                    f" ({_names(key.references, dialect)});")
+                    f" ({_names(key.references, dialect)}){_deferred(key)};")
         if any(table.foreign_keys for table in tables.tables):
             lines.append("")
     lines.extend(_left_to_arest(tables))
@@ -75,6 +76,12 @@ def ddl(tables: Tables, dialect: str) -> str:
 
 def _names(names: tuple[str, ...], dialect: str) -> str:
     return ", ".join(quoted(name, dialect) for name in names)
+
+
+def _deferred(key: ForeignKey) -> str:
+    """A NOT NULL key in a cycle of them is checked at commit: rows that refer to each other
+    go in within one transaction."""
+    return " DEFERRABLE INITIALLY DEFERRED" if key.deferred else ""
 
 
 def _column(column: Column, dialect: str) -> str:
@@ -90,15 +97,16 @@ def _create(table: Table, dialect: str) -> list[str]:
     parts: list[list[str]] = [[_column(column, dialect)] for column in table.columns]
     parts.append([f"PRIMARY KEY ({_names(table.primary_key, dialect)})"])
     for unique in table.uniques:
-        parts.append([f"-- {', '.join(unique.constraints)}",
-                      f"UNIQUE ({_names(unique.columns, dialect)})"])
+        said = [f"-- {', '.join(unique.constraints)}"] if unique.constraints else []
+        parts.append([*said, f"UNIQUE ({_names(unique.columns, dialect)})"])
     for check in table.checks:
         parts.append([f"-- {check.constraint}: {_one_line(check.reading)}",
                       f"CHECK ({_condition(check, dialect)})"])
     if dialect == "sqlite":
         for key in table.foreign_keys:
             parts.append([f"FOREIGN KEY ({_names(key.columns, dialect)}) REFERENCES"
-                          f" {quoted(key.table, dialect)} ({_names(key.references, dialect)})"])
+                          f" {quoted(key.table, dialect)} ({_names(key.references, dialect)})"
+                          f"{_deferred(key)}"])
     lines = [f"CREATE TABLE {quoted(table.name, dialect)} ("]
     for index, part in enumerate(parts):
         comma = "," if index < len(parts) - 1 else ""
@@ -112,14 +120,27 @@ def _condition(check: Check, dialect: str) -> str:
     """The CHECK's condition; NULL (a role without a fact) passes, as in arest."""
     first = quoted(check.columns[0], dialect)
     if check.kind == "in":
-        values = ", ".join(literal(value, check.numeric) for value in check.values)
+        values = ", ".join(literal(value) for value in check.values)
         return f"{first} IN ({values})"
     if check.kind == "differ":
-        return f"{first} <> {quoted(check.columns[1], dialect)}"
-    compared = f"{first} {_OPERATORS[check.operator]} {literal(check.values[0], True)}"
+        # Two compound keys differ when some component does (a NULL one passes, as above).
+        half = len(check.columns) // 2
+        return " OR ".join(
+            f"{quoted(one, dialect)} <> {quoted(other, dialect)}"
+            for one, other in zip(check.columns[:half], check.columns[half:], strict=True))
+    number = f"CAST({first} AS NUMERIC)"
+    compared = f"{number} {_OPERATORS[check.operator]} {literal(check.values[0], True)}"
     if dialect == "sqlite":
-        return f"{first} IS NULL OR (typeof({first}) IN ('integer', 'real') AND {compared})"
-    return compared
+        # GLOB has no repetition: a numeral is a digit (after an optional '-'), then digits
+        # and at most one '.', not last.
+        numeral = (f"({first} GLOB '[0-9]*' OR {first} GLOB '-[0-9]*')"
+                   f" AND substr({first}, 2) NOT GLOB '*[^0-9.]*'"
+                   f" AND {first} NOT GLOB '*.' AND {first} NOT GLOB '*.*.*'")
+        return f"{first} IS NULL OR ({numeral} AND {compared})"
+    # CASE, not AND: PostgreSQL may evaluate AND's operands in any order, and the CAST of a
+    # non-numeral is an error rather than false.
+    return (f"{first} IS NULL OR CASE WHEN {first} ~ '^-?[0-9]+([.][0-9]+)?$'"
+            f" THEN {compared} ELSE FALSE END")
 
 
 def _one_line(text: str) -> str:

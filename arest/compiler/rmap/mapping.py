@@ -4,13 +4,16 @@
   for ``(.id)``; one column per component of a compound scheme).  A subtype is a table of its
   own, keyed as its supertype and a foreign key to it: a row is membership, and the
   subtype's mandatory roles stay NOT NULL (absorbed into the supertype they could not).
+  A subtype with a reference scheme of its own is keyed by it, and holds its supertype's
+  key in columns of their own (NOT NULL, UNIQUE, the foreign key).
 - A binary fact type with an alethic uniqueness on one role played by an entity is absorbed
   as a column of that entity's table (for a one-to-one, the mandatory side, else the first
   role), NOT NULL when that role is mandatory; a machine's ``<Noun> has Status`` is the
   column ``status``; a unary is a boolean column.
 - Every other stored fact type is a table of its own, named for its id, keyed by its
   smallest alethic uniqueness (all its roles when it has none: a relation is a set).
-- Value constraints are CHECKs (numbers compare as numbers: such a column is NUMERIC);
+- Value constraints are CHECKs (every value is text, as arest's atoms are; a comparison
+  compares a numeral's number and refuses any other text);
   irreflexive rings within one table are CHECKs; external uniqueness within one table is
   UNIQUE; roles played by entities are foreign keys.  Every other constraint, every deontic
   one and every derived fact type is listed, never stated half-way.
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from arest.algebra.numerals import is_numeral
@@ -31,7 +34,6 @@ from arest.compiler.fields import status_fact_type
 from arest.compiler.population import membership_fact_type
 from arest.compiler.rmap.model import (
     BOOLEAN,
-    NUMERIC,
     TEXT,
     Check,
     Column,
@@ -136,31 +138,8 @@ class _Mapping:
         self.derived: list[Derived] = []
         self.completed: tuple[Derived, ...] = ()
         self.unstated: list[Unstated] = []
-        self.numeric = self._numeric_nouns()
-        self.compared = self._compared_roles()
 
     # -- types --------------------------------------------------------------------------
-
-    def _numeric_nouns(self) -> frozenset[str]:
-        """Value types whose alethic enumeration lists only numerals: their columns are
-        NUMERIC, so that ``2`` and ``2.0`` are one value, as in arest."""
-        return frozenset(
-            c.noun for c in self.constraints
-            if c.kind == "VC" and c.modality == "alethic" and c.noun and c.allowed
-            and all(is_numeral(value) for value in c.allowed)
-        )
-
-    def _compared_roles(self) -> dict[tuple[str, int], list[ConstraintInfo]]:
-        """The roles an alethic comparison with a number constrains (a CHECK each)."""
-        found: dict[tuple[str, int], list[ConstraintInfo]] = {}
-        for c in self.constraints:
-            if _stateable_comparison(c):
-                fact_type, role, _ = c.spans[0]
-                found.setdefault((fact_type, role), []).append(c)
-        return found
-
-    def _value_type(self, noun: str, compared: bool = False) -> str:
-        return NUMERIC if compared or noun in self.numeric else TEXT
 
     # -- keys ---------------------------------------------------------------------------
 
@@ -172,10 +151,22 @@ class _Mapping:
             info = self.entities[info.supertypes[0]]
         return info
 
+    def _identified(self, noun: str) -> NounInfo:
+        """The noun whose reference scheme identifies the noun's entities: its own, else its
+        nearest supertype's that has one, else its root's.  A subtype declared without a
+        scheme has ``(.id)``, so ``(.id)`` is a subtype's own scheme only at the root."""
+        info, seen = self.entities[noun], {noun}
+        while info.reference in ((), ("id",)) and info.supertypes \
+                and info.supertypes[0] in self.entities and info.supertypes[0] not in seen:
+            seen.add(info.supertypes[0])
+            info = self.entities[info.supertypes[0]]
+        return info if info.reference not in ((), ("id",)) else self._root(noun)
+
     def key_of(self, noun: str, depth: int = 0) -> list[Column]:
-        """The key columns of an entity's table: its root supertype's reference scheme, one
-        column per component (a component that is an entity brings its own key)."""
-        root = self._root(noun)
+        """The key columns of an entity's table: the reference scheme that identifies it (its
+        own, else its supertypes'), one column per component (a component that is an entity
+        brings its own key)."""
+        root = self._identified(noun)
         columns: list[Column] = []
         for part in root.reference or ("id",):
             if part in self.entities and depth < 8:
@@ -185,14 +176,14 @@ class _Mapping:
                            c.type, False, part)
                     for c in inner)
             else:
-                columns.append(Column(snake(part), self._value_type(part), False,
+                columns.append(Column(snake(part), TEXT, False,
                                       part if part != "id" else root.name))
         return columns
 
-    def columns_for(self, noun: str, base: str, nullable: bool, compared: bool) -> list[Column]:
+    def columns_for(self, noun: str, base: str, nullable: bool) -> list[Column]:
         """The columns that hold a role's value: one for a value, the key's for an entity."""
         if noun not in self.entities:
-            return [Column(base, self._value_type(noun, compared), nullable, noun)]
+            return [Column(base, TEXT, nullable, noun)]
         key = self.key_of(noun)
         if len(key) == 1:
             return [Column(base, key[0].type, nullable, noun)]
@@ -213,9 +204,7 @@ class _Mapping:
             if kind == "subtype":
                 for parent in info.supertypes:
                     if parent in self.entities:
-                        key = [c.name for c in self.key_of(noun)]
-                        self.drafts[noun].foreign_keys.append(
-                            ForeignKey(tuple(key), snake(parent), tuple(key)))
+                        self._supertype_key(self.drafts[noun], parent)
         by_table: dict[str, list[_Role]] = {}
         own: list[FactTypeInfo] = []
         for fact_type in sorted(self.fact_types, key=lambda f: f.id):
@@ -239,11 +228,58 @@ class _Mapping:
                 self.unstated.append(Unstated(c.id, c.kind, c.modality, c.reading, why))
             else:
                 stated.append(c.id)
+        self._defer_cycles()
         drafts = sorted(self.drafts.values(), key=lambda d: d.name)
         return Tables(tuple(d.frozen() for d in drafts),
                       tuple(sorted(self.placements.values(), key=lambda p: p.fact_type)),
                       tuple(self.unstated), tuple(self.derived), self.completed,
                       tuple(stated))
+
+    def _defer_cycles(self) -> None:
+        """Mark the foreign keys of NOT NULL columns that close a cycle of such keys (a
+        mandatory ring, or tables whose mandatory roles refer to each other): no order of
+        single-row INSERTs satisfies them, so they are checked at commit."""
+        drafts = {draft.name: draft for draft in self.drafts.values()}
+
+        def mandatory(draft: _Draft, key: ForeignKey) -> bool:
+            return any(not c.nullable for c in draft.all_columns() if c.name in key.columns)
+
+        refers = {name: {key.table for key in draft.foreign_keys if mandatory(draft, key)}
+                  for name, draft in drafts.items()}
+
+        def reaches(start: str, goal: str) -> bool:
+            seen, pending = {start}, [start]
+            while pending:
+                name = pending.pop()
+                if name == goal:
+                    return True
+                for referred in refers.get(name, set()) - seen:
+                    seen.add(referred)
+                    pending.append(referred)
+            return False
+
+        for name, draft in drafts.items():
+            draft.foreign_keys = [
+                replace(key, deferred=True) if mandatory(draft, key) and reaches(key.table, name)
+                else key for key in draft.foreign_keys]
+
+    def _supertype_key(self, draft: _Draft, parent: str) -> None:
+        """A subtype's row refers to its supertype's: by its own key when the two are
+        identified alike, else by columns holding the supertype's key (NOT NULL, and UNIQUE:
+        one subtype row per supertype row)."""
+        own = tuple(c.name for c in draft.key)
+        referred = self.key_of(parent)
+        names = tuple(c.name for c in referred)
+        if names == own:
+            draft.foreign_keys.append(ForeignKey(own, snake(parent), own))
+            return
+        taken = {c.name for c in draft.all_columns()}
+        columns = [Column(c.name if c.name not in taken else f"{snake(parent)}_{c.name}",
+                          c.type, False, parent) for c in referred]
+        draft.columns.extend(columns)
+        held = tuple(c.name for c in columns)
+        draft.uniques.append(Unique(held, ()))
+        draft.foreign_keys.append(ForeignKey(held, snake(parent), names))
 
     def _completed(self) -> tuple[Derived, ...]:
         """The stored fact types arest adds derived facts to: semi-derived ones, and the
@@ -269,8 +305,8 @@ class _Mapping:
             for sub in self.entities:
                 if roles[0] in self.entities[sub].supertypes \
                         and fact_type.id == membership_fact_type(sub, roles[0]):
-                    key = tuple(c.name for c in self.key_of(sub))
-                    self.placements[fact_type.id] = Placement(fact_type.id, snake(sub), (key,))
+                    self.placements[fact_type.id] = Placement(
+                        fact_type.id, snake(sub), (self._supertype_columns(sub, roles[0]),))
                     self.absorbed_at[fact_type.id] = 0
                     return True
             words = predicate(fact_type.readings[0], roles[0]) if fact_type.readings else ""
@@ -281,9 +317,9 @@ class _Mapping:
         if len(roles) != 2:
             return False
         owner = roles[0]
-        if owner in self.entities and roles[1] in self._root(owner).reference \
+        if owner in self.entities and roles[1] in self._identified(owner).reference \
                 and fact_type.id == f"{owner}_has_{roles[1]}".replace(" ", "_"):
-            part = self._root(owner).reference.index(roles[1])
+            part = self._identified(owner).reference.index(roles[1])
             owner_key = self.key_of(owner)
             component = tuple(c.name for c in owner_key if c.noun == roles[1]) \
                 or (owner_key[part].name,)
@@ -308,6 +344,15 @@ class _Mapping:
         by_table.setdefault(roles[at], []).append(_Role(fact_type.id, other, roles[other], base))
         self.absorbed_at[fact_type.id] = at
         return True
+
+    def _supertype_columns(self, sub: str, parent: str) -> tuple[str, ...]:
+        """The columns of the subtype's table that hold its supertype's key."""
+        referred = tuple(c.name for c in self.key_of(parent))
+        own = tuple(c.name for c in self.key_of(sub))
+        if referred == own:
+            return own
+        return next(key.columns for key in self.drafts[sub].foreign_keys
+                    if key.table == snake(parent) and key.references == referred)
 
     def _absorbing_role(self, fact_type: FactTypeInfo) -> int | None:
         """The role whose entity's table holds the fact type: one with an alethic uniqueness
@@ -350,8 +395,7 @@ class _Mapping:
                                                             name)
                 continue
             mandatory = self._has(role.fact_type, 1 - role.role, "MC")
-            compared = (role.fact_type, role.role) in self.compared
-            columns = self.columns_for(role.noun, name, not mandatory, compared)
+            columns = self.columns_for(role.noun, name, not mandatory)
             draft.columns.extend(columns)
             per_role = [key, key]
             per_role[role.role] = tuple(c.name for c in columns)
@@ -372,11 +416,10 @@ class _Mapping:
         seen: Counter[str] = Counter()
         draft = _Draft(snake(fact_type.id), "fact type", fact_type.id, [])
         per_role: list[tuple[str, ...]] = []
-        for index, noun in enumerate(fact_type.roles):
+        for noun in fact_type.roles:
             seen[noun] += 1
             base = snake(noun) + (str(seen[noun]) if counts[noun] > 1 else "")
-            columns = self.columns_for(noun, base, False,
-                                       (fact_type.id, index) in self.compared)
+            columns = self.columns_for(noun, base, False)
             draft.key.extend(columns)
             per_role.append(tuple(c.name for c in columns))
             self._foreign_key(draft, noun, columns)
@@ -487,7 +530,7 @@ class _Mapping:
             if len(placement.columns[role]) != 1:
                 return "a comparison on an entity's compound key"
             draft.checks.append(Check("compare", placement.columns[role], c.id, c.reading,
-                                      c.comparison[0], (c.comparison[1],), True))
+                                      c.comparison[0], (c.comparison[1],)))
             return ""
         holding = [(draft, column) for draft in self.drafts.values()
                    for column in draft.all_columns() if column.noun == c.noun and c.noun]
@@ -497,8 +540,7 @@ class _Mapping:
         values = tuple(sorted(set(c.allowed), key=lambda v: (Decimal(v), v) if numbers
                               else (Decimal(0), v)))
         for draft, column in holding:
-            draft.checks.append(Check("in", (column.name,), c.id, c.reading, "", values,
-                                      column.type == NUMERIC))
+            draft.checks.append(Check("in", (column.name,), c.id, c.reading, "", values))
         return ""
 
     def _irreflexive(self, c: ConstraintInfo) -> str:
@@ -506,10 +548,8 @@ class _Mapping:
         if found is None or len(c.spans) != 2:
             return "its roles are not in one table"
         table, cells = found
-        if any(len(cell) != 1 for cell in cells):
-            return "its roles hold a compound key"
         self._draft_named(table).checks.append(
-            Check("differ", (cells[0][0], cells[1][0]), c.id, c.reading))
+            Check("differ", (*cells[0], *cells[1]), c.id, c.reading))
         return ""
 
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-TEXT, NUMERIC, BOOLEAN = "text", "numeric", "boolean"
+TEXT, BOOLEAN = "text", "boolean"
 
 
 @dataclass(frozen=True)
 class Column:
-    """A column: its name, type (:data:`TEXT`, :data:`NUMERIC` or :data:`BOOLEAN`), whether
+    """A column: its name, type (:data:`TEXT` or :data:`BOOLEAN`), whether
     it may hold NULL, and the noun whose values (or, for an entity, whose ids) it holds."""
 
     name: str
@@ -25,8 +25,10 @@ class Check:
     """A CHECK the table states for one constraint.
 
     ``kind`` is ``in`` (``column IN (values)``), ``compare`` (``column operator value``) or
-    ``differ`` (two columns not equal: an irreflexive ring).  ``numeric`` when the column
-    holds numbers (its values are written as numerals)."""
+    ``differ`` (the first half of the columns not equal to the second: an irreflexive ring,
+    over a compound key when each half has several).  A comparison's value is a
+    numeral; the column's text is compared as a number when it is a numeral, and fails the
+    CHECK otherwise, as arest's comparison does."""
 
     kind: str
     columns: tuple[str, ...]
@@ -34,7 +36,6 @@ class Check:
     reading: str
     operator: str = ""
     values: tuple[str, ...] = ()
-    numeric: bool = False
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,9 @@ class ForeignKey:
     columns: tuple[str, ...]
     table: str
     references: tuple[str, ...]
+    deferred: bool = False
+    """Checked at commit (``DEFERRABLE INITIALLY DEFERRED``): a NOT NULL key in a cycle of
+    NOT NULL keys, which no order of single-row INSERTs satisfies."""
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,11 @@ CREATE TABLE charge (
     id TEXT NOT NULL,
     amount TEXT NOT NULL,
     procedure TEXT NOT NULL,
-    quantity NUMERIC NOT NULL,
+    quantity TEXT NOT NULL,
     visit TEXT NOT NULL,
     PRIMARY KEY (id),
     -- c-e4834b8aca39: Each Charge has Quantity less than 100.
-    CHECK (quantity < 100)
+    CHECK (quantity IS NULL OR CASE WHEN quantity ~ '^-?[0-9]+([.][0-9]+)?$' THEN CAST(quantity AS NUMERIC) < 100 ELSE FALSE END)
 );
 
 CREATE TABLE clinician (

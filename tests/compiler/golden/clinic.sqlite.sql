@@ -6,11 +6,11 @@ CREATE TABLE charge (
     id TEXT NOT NULL,
     amount TEXT NOT NULL,
     procedure TEXT NOT NULL,
-    quantity NUMERIC NOT NULL,
+    quantity TEXT NOT NULL,
     visit TEXT NOT NULL,
     PRIMARY KEY (id),
     -- c-e4834b8aca39: Each Charge has Quantity less than 100.
-    CHECK (quantity IS NULL OR (typeof(quantity) IN ('integer', 'real') AND quantity < 100)),
+    CHECK (quantity IS NULL OR ((quantity GLOB '[0-9]*' OR quantity GLOB '-[0-9]*') AND substr(quantity, 2) NOT GLOB '*[^0-9.]*' AND quantity NOT GLOB '*.' AND quantity NOT GLOB '*.*.*' AND CAST(quantity AS NUMERIC) < 100)),
     FOREIGN KEY (visit) REFERENCES visit (visit_number)
 );
 

@@ -27,7 +27,7 @@ CREATE TABLE issue (
     is_wont_fix BOOLEAN NOT NULL DEFAULT FALSE,
     milestone TEXT,
     person TEXT,
-    points NUMERIC,
+    points TEXT,
     priority TEXT NOT NULL,
     project TEXT NOT NULL,
     resolution TEXT,
@@ -37,7 +37,7 @@ CREATE TABLE issue (
     -- c-040a6cbd5f0d: The possible values of Priority are 'urgent', 'high', 'normal', 'low'.
     CHECK (priority IN ('high', 'low', 'normal', 'urgent')),
     -- c-f94591b5d0a6: The possible values of Points are 1, 2, 3, 5, 8, 13.
-    CHECK (points IN (1, 2, 3, 5, 8, 13))
+    CHECK (points IN ('1', '2', '3', '5', '8', '13'))
 );
 
 CREATE TABLE issue_blocks_issue (
