@@ -35,6 +35,7 @@ from arest.algebra import DEFAULT_FUEL, NotationError, Object, apply, evaluate, 
 from arest.api import ReadingError, load_sources, read_files, warnings
 from arest.compiler.rmap import DIALECTS, ddl, relational_schema
 from arest.compiler.rmap.export import inserts, rows
+from arest.compiler.rmap.views import views_of
 from arest.compiler.schema import schema_of
 from arest.rest.openapi import document
 from arest.runtime import ReplayError, StorageError, Tenant, TenantLocked
@@ -273,7 +274,8 @@ def sql_command(readings: tuple[str, ...], dialect: str, db: str | None) -> None
                   " and arest serve keep one), or no --db for the readings alone")
         with _open(readings, db) as tenant:
             state = tenant.state
-    click.echo(ddl(relational_schema(schema_of(state)), dialect), nl=False)
+    tables = relational_schema(schema_of(state))
+    click.echo(ddl(tables, dialect, views_of(state, tables)), nl=False)
 
 
 @main.command("export")
@@ -305,7 +307,7 @@ def export_command(readings: tuple[str, ...], db: str, dialect: str, data_only: 
     tables = relational_schema(schema_of(state))
     text = inserts(tables, rows(state, tables), dialect)
     if not data_only:
-        text = ddl(tables, dialect) + "\n" + text
+        text = ddl(tables, dialect, views_of(state, tables)) + "\n" + text
     counts: dict[str, int] = {}
     for violation in all_violations(state):
         if violation["modality"] == "deontic":

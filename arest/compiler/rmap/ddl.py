@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from arest.compiler.rmap.model import BOOLEAN, NUMERIC, Check, Column, Table, Tables
 from arest.compiler.rmap.names import quoted
+from arest.compiler.rmap.views import Views, create_view
 
 DIALECTS = ("sqlite", "postgresql")
 _TYPES = {"text": "TEXT", NUMERIC: "NUMERIC", BOOLEAN: "BOOLEAN"}
@@ -29,8 +30,9 @@ def literal(value: str, numeric: bool = False) -> str:
     return value if numeric else "'" + value.replace("'", "''") + "'"
 
 
-def ddl(tables: Tables, dialect: str) -> str:
-    """The DDL that creates the tables in the dialect (``sqlite`` or ``postgresql``), with
+def ddl(tables: Tables, dialect: str, views: Views | None = None) -> str:
+    """The DDL that creates the tables in the dialect (``sqlite`` or ``postgresql``), then
+    the views of the derived fact types (:func:`~arest.compiler.rmap.views.views_of`), with
     comments listing what they leave to arest.
 
     >>> import arest
@@ -69,7 +71,11 @@ def ddl(tables: Tables, dialect: str) -> str:
                     f" ({_names(key.references, dialect)});")
         if any(table.foreign_keys for table in tables.tables):
             lines.append("")
-    lines.extend(_left_to_arest(tables))
+    views = views or Views()
+    for view in views.views:
+        lines.extend(create_view(view, dialect))
+        lines.append("")
+    lines.extend(_left_to_arest(tables, views))
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -126,8 +132,9 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _left_to_arest(tables: Tables) -> list[str]:
-    """Comments: the constraints the tables do not state, and the derived fact types."""
+def _left_to_arest(tables: Tables, views: Views) -> list[str]:
+    """Comments: the constraints the tables do not state, and the derived fact types no
+    view computes, with why."""
     lines: list[str] = []
     alethic = [u for u in tables.unstated if u.modality != "deontic"]
     deontic = [u for u in tables.unstated if u.modality == "deontic"]
@@ -138,11 +145,14 @@ def _left_to_arest(tables: Tables) -> list[str]:
         lines.append("-- Deontic constraints: arest reports their violations and accepts the"
                      " change, so no table refuses them:")
         lines.extend(f"--   {u.id} ({u.kind}): {_one_line(u.reading)}" for u in deontic)
-    if tables.derived:
-        lines.append("-- Derived fact types: arest derives their facts; no table stores them"
-                     " and no view computes them yet:")
-        for derived in tables.derived:
-            lines.append(f"--   {derived.fact_type} ({derived.mode})")
+    why = {u.fact_type: u.why for u in views.unviewed}
+    unviewed = [d for d in tables.derived if views.view(d.fact_type) is None]
+    if unviewed:
+        lines.append("-- Derived fact types that no view computes: arest derives their facts;"
+                     " no table stores them:")
+        for derived in unviewed:
+            because = f", {why[derived.fact_type]}" if derived.fact_type in why else ""
+            lines.append(f"--   {derived.fact_type} ({derived.mode}{because})")
             lines.extend(f"--     {_one_line(rule)}" for rule in derived.rules)
     if tables.completed:
         lines.append("-- Tables that hold the asserted facts only: arest derives more facts of"
