@@ -253,7 +253,8 @@ def openapi_command(readings: tuple[str, ...], db: str | None) -> None:
 def sql_command(readings: tuple[str, ...], dialect: str, db: str | None) -> None:
     """Print the relational schema of READINGS (files, or folders of *.md) as SQL DDL:
     a table per entity type and per fact type that is not a column, keys, foreign keys,
-    CHECKs, and comments listing what arest enforces that the tables do not
+    CHECKs, a view per derived fact type whose rules are joins, negations or counts, and
+    comments listing what arest enforces or derives that the tables and views do not
     (docs/sql.md).
 
     Exits 1 when the readings have errors or the database cannot be used.
@@ -309,7 +310,7 @@ def export_command(readings: tuple[str, ...], db: str, dialect: str, data_only: 
     if not data_only:
         text = ddl(tables, dialect, views_of(state, tables)) + "\n" + text
     counts: dict[str, int] = {}
-    for violation in all_violations(state):
+    for violation in all_violations(state, "deontic"):
         if violation["modality"] == "deontic":
             reading = " ".join(str(violation["reading"]).split())
             counts[reading] = counts.get(reading, 0) + 1

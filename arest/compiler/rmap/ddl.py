@@ -7,6 +7,7 @@ table is created, which also allows tables that refer to each other.  Text colum
 ``TEXT``, numbers ``NUMERIC``, unaries ``BOOLEAN NOT NULL DEFAULT FALSE``.  In SQLite a
 NUMERIC column keeps a value that is not a number as text, so a comparison's CHECK also
 asks that the value be a number (``typeof``), as arest's comparison fails on a non-numeral.
+The views of the derived fact types (:mod:`~arest.compiler.rmap.views`) follow the tables.
 """
 
 from __future__ import annotations

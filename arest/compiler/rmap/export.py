@@ -48,6 +48,8 @@ class _Export:
         self.entity_tables = {t.source: t for t in tables.tables if t.kind != "fact type"}
         self.keyed: dict[str, dict[tuple[Value, ...], Row]] = {
             t.name: {} for t in tables.tables}
+        # Read once per noun, not once per entity: the export touches each entity per fact.
+        self.parents: dict[str, list[str]] = {}
 
     def run(self) -> dict[str, list[Row]]:
         for noun in self.entity_tables:
@@ -56,18 +58,23 @@ class _Export:
         for placement in self.tables.placements:
             table = self.tables.table(placement.table)
             nouns = role_nouns(self.state, placement.fact_type)
+            owner = next((index for index, cell in enumerate(placement.columns)
+                          if cell == table.primary_key), 0)
+            # The owner's row is made below (with its supertypes' rows): only the other
+            # roles played by entities need theirs made here.
+            played = [(index, noun) for index, noun in enumerate(nouns)
+                      if noun in self.entity_tables
+                      and (table.kind == "fact type" or index != owner)]
             for fact in self._asserted(placement.fact_type):
-                for noun, value in zip(nouns, fact, strict=False):
-                    if noun in self.entity_tables:
-                        self.entity(noun, value)
+                for index, noun in played:
+                    if index < len(fact):
+                        self.entity(noun, fact[index])
                 if table.kind == "fact type":
                     row: Row = {}
                     for noun, cell, value in zip(nouns, placement.columns, fact, strict=False):
                         row.update(zip(cell, self.key_values(noun, value), strict=True))
                     self.keyed[table.name].setdefault(tuple(row.values()), row)
                     continue
-                owner = next(index for index, cell in enumerate(placement.columns)
-                             if cell == table.primary_key)
                 entity_row = self.entity(table.source, fact[owner])
                 if placement.flag:
                     entity_row[placement.flag] = True
@@ -107,9 +114,12 @@ class _Export:
 
     def entity(self, noun: str, entity: str) -> Row:
         """The entity's row in its noun's table (made, with its supertypes' rows, when new)."""
-        for parent in supertypes(self.state, noun):
-            if parent in self.entity_tables:
-                self._row(self.entity_tables[parent], self.key_values(parent, entity))
+        parents = self.parents.get(noun)
+        if parents is None:
+            parents = self.parents[noun] = [
+                parent for parent in supertypes(self.state, noun) if parent in self.entity_tables]
+        for parent in parents:
+            self._row(self.entity_tables[parent], self.key_values(parent, entity))
         return self._row(self.entity_tables[noun], self.key_values(noun, entity))
 
     def _row(self, table: Table, key: tuple[str, ...]) -> Row:
