@@ -241,3 +241,58 @@ def test_the_worked_example_reads_the_derived_view(monkeypatch: pytest.MonkeyPat
     assert "FROM customer_has_unpaid_order_count" in code
     monkeypatch.chdir(root)
     exec(compile(code, "docs/sql.md", "exec"), {})  # its asserts are the example's checks
+
+
+COMPOUND = """\
+Site(.id) is an entity type.
+Resource(.Site, .Slug) is an entity type.
+Slug is a value type.
+Title is a value type.
+Resource has Title.
+  Each Resource has at most one Title.
+Page(.id) is an entity type.
+Page shows Resource.
+  Each Page shows at most one Resource.
+Page is titled.
+* Page is titled if Page shows Resource and Resource has Title.
+Page features Resource.
+* Page features Resource if Page shows Resource.
+Member(.id) is an entity type.
+Card is a value type.
+Member has Card.
+  Each Member has at most one Card.
+Member may borrow.
++ Member may borrow if Member has Card.
+Member is welcome.
+* Member is welcome if Member may borrow.
+Member is loud.
+* Member is loud if Member is welcome.
+"""
+
+
+def test_an_entity_with_a_compound_key_joins_on_every_key_column() -> None:
+    D = arest.compile(COMPOUND)
+    for site, slug, title in (("s1", "a", "A"), ("s1", "b", "")):
+        request = {"Site": site, "Slug": slug} | ({"Title": title} if title else {})
+        out, D = arest.apply(D, "create:Resource", request)
+        resource = out["entity"]["id"]
+        out, D = arest.apply(D, "create:Page", {"id": f"p-{slug}", "shows Resource": resource})
+        assert "error" not in out and not out.get("rejected"), out
+    features = views(D).view("Page_features_Resource")
+    assert features is not None
+    assert [c.name for c in features.columns] == ["page", "resource_site", "resource_slug"]
+    connection = sqlite3.connect(":memory:")
+    connection.executescript(exported(D))
+    assert connection.execute("SELECT * FROM page_is_titled").fetchall() == [("p-a",)]
+    assert sorted(connection.execute("SELECT * FROM page_features_resource").fetchall()) == [
+        ("p-a", "s1", "a"), ("p-b", "s1", "b")]
+    assert derived(D, "Page_is_titled") == {("p-a",)}
+
+
+def test_a_rule_over_facts_no_table_holds_in_full_is_not_a_view() -> None:
+    why = {u.fact_type: u.why for u in views(arest.compile(COMPOUND)).unviewed}
+    assert why == {
+        "Member_is_welcome": "it reads Member_may_borrow, whose table holds only its asserted"
+                             " facts",
+        "Member_is_loud": "it reads Member_is_welcome, which is not a view",
+    }
