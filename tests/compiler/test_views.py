@@ -296,3 +296,13 @@ def test_a_rule_over_facts_no_table_holds_in_full_is_not_a_view() -> None:
                              " facts",
         "Member_is_loud": "it reads Member_is_welcome, which is not a view",
     }
+
+
+def test_schema_with_sql_gives_a_derived_fact_type_its_view() -> None:
+    out = arest.apply(domain("library"), "schema", {"sql": True})[0]
+    where = {f["id"]: f["sql"] for f in out["fact_types"]}
+    assert where["Member_has_Loan_Count"] == {
+        "table": "member_has_loan_count", "columns": ["member", "loan_count"], "view": True}
+    assert where["Loan_is_long"] is None
+    assert where["Member_may_borrow"] == {"table": "member", "columns": ["card_number"],
+                                          "flag": "may_borrow"}
