@@ -44,9 +44,19 @@ Person is idle.
 * Person is idle if Person is not busy.
 Person has Task Count.
 * Person has Task Count iff Task Count is the count of Task where Task is assigned to that Person.
+Points is a value type.
+  The possible values of Points are 1, 2, 3, 5, 8.
+Task has Points.
+  Each Task has at most one Points.
+Task is big.
+* Task is big iff Task has Points and that Points is greater than 3.
+Person has big Task Count.
+* Person has big Task Count iff big Task Count is the count of Task
+  where Task is assigned to that Person and Task has Points and that Points is at least 5.
 """
 """Negation, a literal, a union of two rules, a view over a view, a variable that ranges over
-its noun's population, and a count over a fact type with a table of its own."""
+its noun's population, a count over a fact type with a table of its own, and comparisons of
+a number column (alone and within a count)."""
 
 
 @cache
@@ -95,7 +105,9 @@ def test_a_count_a_join_and_negations_are_views_and_the_rest_are_listed_with_why
     assert [v.fact_type for v in library.views] == ["Copy_is_available", "Member_has_Loan_Count"]
     assert {u.fact_type: u.why.split(":")[0] for u in library.unviewed} == {
         "Loan_has_Allowed_Days": "a computation", "Loan_has_Fine": "a computation",
-        "Loan_is_long": "a comparison"}
+        "Loan_is_long": "a comparison over text"}
+    # A comparison of a number column (Points' values are numerals) is a view.
+    assert views(domain("tracker")).view("Issue_is_big") is not None
     tracker = {u.fact_type: u.why.split(":")[0] for u in views(domain("tracker")).unviewed}
     assert tracker["Milestone_has_mean_Points"] == "an average"
     assert tracker["Milestone_has_smallest_Points"] == "a minimum"
@@ -119,7 +131,7 @@ def test_the_ddl_creates_each_view_after_the_views_it_reads_and_lists_the_others
     assert "UNION" in text and "NOT EXISTS" in text
     library = domain("library")
     listed = ddl(relational_schema(schema_of(library)), "sqlite", views(library))
-    assert "--   Loan_is_long (*, a comparison: arest compares numerals as numbers" in listed
+    assert "--   Loan_is_long (*, a comparison over text: arest compares numerals as" in listed
     assert "CREATE VIEW copy_is_available AS" in listed
     # A semi-derived fact type's table holds its asserted facts: listed, not a view.
     assert "--   Member_may_borrow (+)" in listed and "VIEW member_may_borrow" not in listed
@@ -163,6 +175,8 @@ TASK_COMMANDS = st.lists(st.one_of(
     st.tuples(TASK, st.sampled_from(["ready", "urgent", "later"])).map(
         lambda t: fact("Task_has_Label", *t)),
     PEOPLE.map(lambda p: ("create:Person", {"id": p})),
+    st.tuples(TASK, st.sampled_from(["1", "3", "5", "8"])).map(
+        lambda t: fact("Task_has_Points", *t)),
 ), min_size=2, max_size=10)
 
 

@@ -33,6 +33,22 @@ class Count:
     numeric: bool
 
 
+@dataclass(frozen=True)
+class Number:
+    """A numeral written bare (a rule's ``5``), compared with a number column."""
+
+    value: str
+
+
+@dataclass(frozen=True)
+class Compared:
+    """``left operator right`` over numbers (``f1.points > 5``)."""
+
+    left: Ref | Number
+    operator: str
+    right: Ref | Number
+
+
 Term = Ref | Literal
 Output = Ref | Literal | Count
 
@@ -50,13 +66,14 @@ class Source:
 
 @dataclass(frozen=True)
 class Select:
-    """``SELECT DISTINCT outputs FROM sources WHERE equalities AND NOT EXISTS (absent…)``,
-    grouped by its column outputs when one output is a :class:`Count`."""
+    """``SELECT DISTINCT outputs FROM sources WHERE equalities AND comparisons AND NOT EXISTS
+    (absent…)``, grouped by its column outputs when one output is a :class:`Count`."""
 
     outputs: tuple[Output, ...]
     sources: tuple[Source, ...]
     equal: tuple[tuple[Term, Term], ...]
     absent: tuple[Select, ...] = ()
+    compared: tuple[Compared, ...] = ()
 
 
 def select_sql(select: Select, names: list[str], dialect: str) -> str:
@@ -91,12 +108,16 @@ def _where(select: Select, dialect: str) -> str:
     conditions: list[str] = []
     # An equality holds of no NULL: a column in one needs no IS NOT NULL of its own.
     equated = {(t.alias, t.column) for pair in select.equal for t in pair if isinstance(t, Ref)}
+    equated.update((t.alias, t.column) for c in select.compared for t in (c.left, c.right)
+                   if isinstance(t, Ref))
     for source in select.sources:
         conditions.extend(f"{source.alias}.{quoted(c, dialect)} IS NOT NULL"
                           for c in source.present if (source.alias, c) not in equated)
         conditions.extend(f"{source.alias}.{quoted(flag, dialect)} = TRUE"
                           for flag in source.flags)
     conditions.extend(f"{_term(a, dialect)} = {_term(b, dialect)}" for a, b in select.equal)
+    conditions.extend(f"{_operand(c.left, dialect)} {_OPERATORS[c.operator]}"
+                      f" {_operand(c.right, dialect)}" for c in select.compared)
     for inner in select.absent:
         where = _where(inner, dialect)
         conditions.append(f"NOT EXISTS (SELECT 1 FROM {_from(inner, dialect)}"
@@ -108,6 +129,13 @@ def _term(term: Term, dialect: str) -> str:
     if isinstance(term, Literal):
         return "'" + term.value.replace("'", "''") + "'"
     return f"{term.alias}.{quoted(term.column, dialect)}"
+
+
+_OPERATORS = {"<": "<", ">": ">", "<=": "<=", ">=": ">=", "=": "=", "<>": "<>", "!=": "<>"}
+
+
+def _operand(operand: Ref | Number, dialect: str) -> str:
+    return operand.value if isinstance(operand, Number) else _term(operand, dialect)
 
 
 def _output(output: Output, dialect: str) -> str:

@@ -1,19 +1,20 @@
 """Derived fact types as SQL views (DESIGN §10): a rule that is a join, a projection, a
-negation or a count is a ``SELECT`` over the tables that hold the fact types it reads.
+negation, a comparison of numbers or a count is a ``SELECT`` over the tables that hold the
+fact types it reads.
 
 A view is built from the rule's clauses as the reader parsed them (the compiled plans keep
 the joins but not the clauses): each positive atom is a table (or an earlier view) in the
 ``FROM``, a variable named twice is an equality, a literal is an equality with the value, a
-negated atom is ``NOT EXISTS``, and ``X is the count of Y where …`` is
-``count(DISTINCT y)`` grouped by the rule's other variables, as arest counts distinct values
-and derives nothing for an empty group.  Several rules deriving one fact type are a
-``UNION``.  A view is named like the table its fact type would have and has that table's
-columns.
+comparison of number columns and numerals stays a comparison, a negated atom is ``NOT
+EXISTS``, and ``X is the count of Y where …`` is ``count(DISTINCT y)`` grouped by the rule's
+other variables, as arest counts distinct values and derives nothing for an empty group.
+Several rules deriving one fact type are a ``UNION``.  A view is named like the table its
+fact type would have and has that table's columns.
 
-Every other derived fact type stays listed with why: a comparison, a computation, a sum,
-average, minimum or maximum (arest compares and computes numerals as numbers and writes
-their results its own way, while the columns hold text), a rule that reads a fact type
-whose table holds only some of its facts (semi-derived, or a transitive ring's), and a
+Every other derived fact type stays listed with why: a comparison over text, a computation,
+a sum, average, minimum or maximum (arest compares and computes numerals as numbers and
+writes their results its own way, while a TEXT column holds text), a rule that reads a fact
+type whose table holds only some of its facts (semi-derived, or a transitive ring's), and a
 fact type derived by recursion.  A semi-derived fact type (``+``) is not a view: its table
 holds its asserted facts under the name the view would take, so it is listed with its rules.
 """
@@ -29,13 +30,15 @@ from arest.algebra import State
 from arest.algebra.numerals import is_numeral
 from arest.compiler.cells import POPULATION_PREFIX, population_cell
 from arest.compiler.derivations import Typing
-from arest.compiler.plans import clause_kind, literal_of
+from arest.compiler.plans import clause_kind, literal_of, operand_literal
 from arest.compiler.readings import read_sources, sources_of
 from arest.compiler.rmap.model import NUMERIC, TEXT, Column, Derived, Tables
 from arest.compiler.rmap.names import quoted, snake
 from arest.compiler.rmap.queries import (
+    Compared,
     Count,
     Literal,
+    Number,
     Output,
     Ref,
     Select,
@@ -111,7 +114,8 @@ def derived_views(tables: Tables, schema: Schema, rules: Iterable[DerivationRule
 
 
 _NUMBERS = {
-    "comparison": "a comparison: arest compares numerals as numbers, the columns hold text",
+    "comparison": "a comparison over text: arest compares numerals as numbers, the columns"
+                  " hold text",
     "computation": "a computation: arest computes with numerals and writes its own, the"
                    " columns hold text",
     "sum": "a sum: arest adds numerals and writes its own, the columns hold text",
@@ -229,11 +233,11 @@ class _Translation:
         conditions.extend(self.typing.restrictions(conditions))
         head = rule.consequent.terms
         aggregations = [c for c in conditions if clause_kind(c) == "aggregation"]
-        for kind in ("comparison", "computation"):
-            if any(clause_kind(c) == kind for c in conditions):
-                raise _NotAView(_NUMBERS[kind])
+        if any(clause_kind(c) == "computation" for c in conditions):
+            raise _NotAView(_NUMBERS["computation"])
         if not aggregations:
-            bound = {t for c in conditions if not c.negated for t in c.terms}
+            bound = {t for c in conditions if clause_kind(c) == "atom" and not c.negated
+                     for t in c.terms}
             roles = self.schema.fact_types[rule.consequent.fact_type].roles
             for term, noun in zip(head, roles, strict=False):
                 if literal_of(term) is None and term not in bound:
@@ -243,15 +247,17 @@ class _Translation:
         (aggregation,) = aggregations
         if aggregation.op != "count":
             raise _NotAView(_NUMBERS.get(aggregation.op, _NUMBERS["computation"]))
-        if any(clause_kind(c) != "atom" for c in aggregation.where):
-            raise _NotAView("a count over a comparison or a computation")
+        if any(clause_kind(c) not in ("atom", "comparison") for c in aggregation.where):
+            raise _NotAView("a count over a computation or another aggregate")
         outer = [c for c in conditions if c is not aggregation]
         return self._join([*aggregation.where, *outer], head, columns, placement, aggregation)
 
-    def _join(self, atoms: Sequence[Any], head: Sequence[str], columns: tuple[Column, ...],
+    def _join(self, clauses: Sequence[Any], head: Sequence[str], columns: tuple[Column, ...],
               placement: tuple[tuple[str, ...], ...], counted: Any) -> Select:
-        """The SELECT of the atoms: positive ones joined, negated ones NOT EXISTS, then the
-        consequent's terms (or the group and the count) as the view's columns."""
+        """The SELECT of the clauses: positive atoms joined, comparisons over their number
+        columns, negated atoms NOT EXISTS, then the consequent's terms (or the group and
+        the count) as the view's columns."""
+        atoms = [c for c in clauses if clause_kind(c) == "atom"]
         env: dict[str, tuple[Ref, ...]] = {}
         sources: list[Source] = []
         equal: list[tuple[Term, Term]] = []
@@ -268,6 +274,8 @@ class _Translation:
                                         tuple(dict.fromkeys((*old.present, *source.present))),
                                         tuple(dict.fromkeys((*old.flags, *source.flags))))
             self._terms(atom.terms, cells, env, equal)
+        compared = tuple(self._compared(c, env) for c in clauses
+                         if clause_kind(c) == "comparison")
         absent = tuple(self._absent(atom, env) for atom in atoms if atom.negated)
         outputs: list[Output] = []
         by_name = {c.name: c for c in columns}
@@ -288,7 +296,22 @@ class _Translation:
                     raise _NotAView(f"{term} has {len(refs)} columns where its role has"
                                     f" {len(names)}")
                 outputs.extend(refs)
-        return Select(tuple(outputs), tuple(sources), tuple(equal), absent)
+        return Select(tuple(outputs), tuple(sources), tuple(equal), absent, compared)
+
+    def _compared(self, comparison: Any, env: dict[str, tuple[Ref, ...]]) -> Compared:
+        """A comparison whose sides are number columns or numerals: SQL compares them as
+        arest does.  Text, where arest compares numerals as numbers, is not a view."""
+        sides: list[Ref | Number] = []
+        for term in (comparison.left, comparison.right):
+            constant = operand_literal(term)
+            refs = env.get(term, ())
+            if constant is not None and literal_of(term) is None and is_numeral(constant):
+                sides.append(Number(constant))
+            elif constant is None and len(refs) == 1 and refs[0].numeric:
+                sides.append(refs[0])
+            else:
+                raise _NotAView(_NUMBERS["comparison"])
+        return Compared(sides[0], comparison.op, sides[1])
 
     def _same_row(self, source: Source, cells: list[tuple[Ref, ...]], terms: Sequence[str],
                   env: dict[str, tuple[Ref, ...]], sources: list[Source]

@@ -128,7 +128,7 @@ GROUP BY f1.member;
 --     * Loan has Allowed Days iff Loan has Loan Days and Allowed Days is that Loan Days plus 7.
 --   Loan_has_Fine (*, a computation: arest computes with numerals and writes its own, the columns hold text)
 --     * Loan has Fine iff Loan has Days Late and Fine is that Days Late times 2.
---   Loan_is_long (*, a comparison: arest compares numerals as numbers, the columns hold text)
+--   Loan_is_long (*, a comparison over text: arest compares numerals as numbers, the columns hold text)
 --     * Loan is long iff Loan has Loan Days and that Loan Days is greater than 21.
 -- Tables that hold the asserted facts only: arest derives more facts of these fact types:
 --   Member_may_borrow (+)

@@ -88,6 +88,13 @@ ALTER TABLE issue_has_label ADD FOREIGN KEY (issue) REFERENCES issue (issue_key)
 ALTER TABLE milestone ADD FOREIGN KEY (project) REFERENCES project (project_key);
 ALTER TABLE project ADD FOREIGN KEY (person) REFERENCES person (username);
 
+-- Issue_is_big (*)
+--   * Issue is big iff Issue has Points and that Points is greater than 5.
+CREATE VIEW issue_is_big AS
+SELECT DISTINCT f1.issue_key AS issue
+FROM issue AS f1
+WHERE f1.points > 5;
+
 -- Issue_is_unassigned (*)
 --   * Issue is unassigned iff Issue has Priority and Issue is not assigned to some Person.
 CREATE VIEW issue_is_unassigned AS
@@ -122,8 +129,6 @@ GROUP BY f1.milestone;
 --   c-97b3f7f1b72c (UC): It is obligatory that each Issue has exactly one Priority.
 --   c-97b3f7f1b72c-2 (MC): It is obligatory that each Issue has exactly one Priority.
 -- Derived fact types that no view computes: arest derives their facts; no table stores them:
---   Issue_is_big (*, a comparison: arest compares numerals as numbers, the columns hold text)
---     * Issue is big iff Issue has Points and that Points is greater than 5.
 --   Milestone_has_Completion_Ratio (*, a computation: arest computes with numerals and writes its own, the columns hold text)
 --     * Milestone has Completion Ratio iff Milestone has done Issue Count and Milestone has total Issue Count and Completion Ratio is that done Issue Count divided by that total Issue Count.
 --   Milestone_has_largest_Points (*, a maximum: arest compares numerals as numbers, the columns hold text)
