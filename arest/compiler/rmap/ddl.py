@@ -73,6 +73,9 @@ def ddl(tables: Tables, dialect: str, views: Views | None = None) -> str:
         if any(table.foreign_keys for table in tables.tables):
             lines.append("")
     views = views or Views()
+    if views.views:
+        lines.append("-- Derived fact types as views: each computes the facts arest derives"
+                     " (docs/sql.md, Views).")
     for view in views.views:
         lines.extend(create_view(view, dialect))
         lines.append("")

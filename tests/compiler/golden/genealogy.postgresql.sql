@@ -110,6 +110,7 @@ ALTER TABLE person_witnessed_person_marry_at_place_in_year ADD FOREIGN KEY (pers
 ALTER TABLE person_witnessed_person_marry_at_place_in_year ADD FOREIGN KEY (person2) REFERENCES person (name);
 ALTER TABLE person_witnessed_person_marry_at_place_in_year ADD FOREIGN KEY (place) REFERENCES place (place_name);
 
+-- Derived fact types as views: each computes the facts arest derives (docs/sql.md, Views).
 -- Person_is_grandparent_of_Person (*)
 --   * Person1 is grandparent of Person3 if Person1 is parent of Person2 and Person2 is parent of Person3.
 CREATE VIEW person_is_grandparent_of_person AS

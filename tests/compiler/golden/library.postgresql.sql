@@ -99,6 +99,7 @@ ALTER TABLE member_is_waiting_for_book ADD FOREIGN KEY (book) REFERENCES book (i
 ALTER TABLE member_reserves_book_on_reservation_date ADD FOREIGN KEY (member) REFERENCES member (card_number);
 ALTER TABLE member_reserves_book_on_reservation_date ADD FOREIGN KEY (book) REFERENCES book (isbn);
 
+-- Derived fact types as views: each computes the facts arest derives (docs/sql.md, Views).
 -- Copy_is_available (*)
 --   * Copy is available iff Copy is shelved and Copy is not lost.
 CREATE VIEW copy_is_available AS

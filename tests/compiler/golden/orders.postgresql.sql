@@ -52,6 +52,7 @@ ALTER TABLE "order" ADD FOREIGN KEY (customer) REFERENCES customer (email);
 ALTER TABLE product_is_in_category ADD FOREIGN KEY (product) REFERENCES product (sku);
 ALTER TABLE product_is_in_category ADD FOREIGN KEY (category) REFERENCES category (category_code);
 
+-- Derived fact types as views: each computes the facts arest derives (docs/sql.md, Views).
 -- Customer_has_Unpaid_Order_Count (*)
 --   * Customer has Unpaid Order Count iff Unpaid Order Count is the count of Order where Order was placed by that Customer and Order has Status 'Placed'.
 CREATE VIEW customer_has_unpaid_order_count AS

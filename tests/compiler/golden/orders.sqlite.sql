@@ -52,6 +52,7 @@ CREATE TABLE product_is_in_category (
     FOREIGN KEY (category) REFERENCES category (category_code)
 );
 
+-- Derived fact types as views: each computes the facts arest derives (docs/sql.md, Views).
 -- Customer_has_Unpaid_Order_Count (*)
 --   * Customer has Unpaid Order Count iff Unpaid Order Count is the count of Order where Order was placed by that Customer and Order has Status 'Placed'.
 CREATE VIEW customer_has_unpaid_order_count AS

@@ -88,6 +88,7 @@ ALTER TABLE issue_has_label ADD FOREIGN KEY (issue) REFERENCES issue (issue_key)
 ALTER TABLE milestone ADD FOREIGN KEY (project) REFERENCES project (project_key);
 ALTER TABLE project ADD FOREIGN KEY (person) REFERENCES person (username);
 
+-- Derived fact types as views: each computes the facts arest derives (docs/sql.md, Views).
 -- Issue_is_big (*)
 --   * Issue is big iff Issue has Points and that Points is greater than 5.
 CREATE VIEW issue_is_big AS

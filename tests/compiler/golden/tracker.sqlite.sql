@@ -88,6 +88,7 @@ CREATE TABLE project (
     FOREIGN KEY (person) REFERENCES person (username)
 );
 
+-- Derived fact types as views: each computes the facts arest derives (docs/sql.md, Views).
 -- Issue_is_big (*)
 --   * Issue is big iff Issue has Points and that Points is greater than 5.
 CREATE VIEW issue_is_big AS
