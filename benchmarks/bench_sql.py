@@ -214,13 +214,15 @@ Batch = tuple[str, list[tuple[Any, ...]]]
 
 
 def _insert_order(tables: Any) -> list[Any]:
-    """The tables, each after those it refers to (no domain here has a cycle but the
-    category ring, whose rows this population leaves to the readings' instance facts)."""
+    """The tables, each after those it refers to; a table referring to itself (the
+    category ring) takes its rows in an order of their own (:func:`_category_rows`)."""
     ordered: list[Any] = []
     pending = list(tables.tables)
     while pending:
         ready = [t for t in pending if all(k.table == t.name or k.table in
                                            {o.name for o in ordered} for k in t.foreign_keys)]
+        if not ready:
+            raise ValueError("the tables refer to each other in a cycle: no insert order")
         ordered.extend(ready)
         pending = [t for t in pending if t not in ready]
     return ordered
