@@ -35,6 +35,7 @@ from arest.algebra import DEFAULT_FUEL, NotationError, Object, State, apply, eva
 from arest.api import ReadingError, load_sources, read_files, warnings
 from arest.compiler.rmap import DIALECTS, ddl, relational_schema
 from arest.compiler.rmap.export import inserts, rows
+from arest.compiler.rmap.views import views_of
 from arest.compiler.schema import schema_of
 from arest.forml2 import metamodel
 from arest.forml2.urls import slug
@@ -287,7 +288,8 @@ def openapi_command(readings: tuple[str, ...], db: str | None) -> None:
 def sql_command(readings: tuple[str, ...], dialect: str, db: str | None) -> None:
     """Print the relational schema of READINGS (files, or folders of *.md) as SQL DDL:
     a table per entity type and per fact type that is not a column, keys, foreign keys,
-    CHECKs, and comments listing what arest enforces that the tables do not
+    CHECKs, a view per derived fact type whose rules are joins, negations or counts, and
+    comments listing what arest enforces or derives that the tables and views do not
     (docs/sql.md).
 
     Exits 1 when the readings have errors or the database cannot be used.
@@ -308,7 +310,8 @@ def sql_command(readings: tuple[str, ...], dialect: str, db: str | None) -> None
                   " and arest serve keep one), or no --db for the readings alone")
         with _open(readings, db) as tenant:
             state = tenant.state
-    click.echo(ddl(relational_schema(schema_of(state)), dialect), nl=False)
+    tables = relational_schema(schema_of(state))
+    click.echo(ddl(tables, dialect, views_of(state, tables)), nl=False)
 
 
 @main.command("export")
@@ -340,9 +343,9 @@ def export_command(readings: tuple[str, ...], db: str, dialect: str, data_only: 
     tables = relational_schema(schema_of(state))
     text = inserts(tables, rows(state, tables), dialect)
     if not data_only:
-        text = ddl(tables, dialect) + "\n" + text
+        text = ddl(tables, dialect, views_of(state, tables)) + "\n" + text
     counts: dict[str, int] = {}
-    for violation in all_violations(state):
+    for violation in all_violations(state, "deontic"):
         if violation["modality"] == "deontic":
             reading = " ".join(str(violation["reading"]).split())
             counts[reading] = counts.get(reading, 0) + 1

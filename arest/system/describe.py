@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from arest.algebra import State
-from arest.compiler.rmap import Tables, relational_schema
+from arest.compiler.rmap import Tables, Views, relational_schema, views_of
 from arest.compiler.schema import Schema, schema_of
 from arest.forml2 import metamodel
 from arest.system.errors import Refusal, closest, invalid_input
@@ -37,14 +37,20 @@ def _fact_type(schema: Schema, fact_type: str) -> dict[str, Any]:
     return out
 
 
-def _where(tables: Tables, fact_type: str) -> dict[str, Any] | None:
+def _where(sql: tuple[Tables, Views], fact_type: str) -> dict[str, Any] | None:
     """Where the fact type's facts are in the relational schema (``arest sql``): its table
     and, per role, its column (a list of columns for an entity with a compound reference);
     for a unary in its entity's table, ``flag``: the BOOLEAN column that is TRUE for a fact;
-    None for a derived fact type or the metamodel's."""
+    for a derived fact type that is a view, the view, with ``"view": true``; None for
+    another derived fact type or the metamodel's."""
+    tables, views = sql
     placement = tables.placement(fact_type)
     if placement is None:
-        return None
+        view = views.view(fact_type)
+        if view is None:
+            return None
+        return {"table": view.name, "columns": [cell[0] if len(cell) == 1 else list(cell)
+                                                for cell in view.placement], "view": True}
     where: dict[str, Any] = {
         "table": placement.table,
         "columns": [cell[0] if len(cell) == 1 else list(cell) for cell in placement.columns]}
@@ -54,7 +60,7 @@ def _where(tables: Tables, fact_type: str) -> dict[str, Any] | None:
 
 
 def _view(schema: Schema, nouns: list[str], fact_types: list[str],
-          tables: Tables | None = None) -> dict[str, Any]:
+          sql: tuple[Tables, Views] | None = None) -> dict[str, Any]:
     chosen = set(fact_types)
     constraints = [
         c for c in schema.constraints.values()
@@ -65,8 +71,8 @@ def _view(schema: Schema, nouns: list[str], fact_types: list[str],
     return {
         "nouns": [_noun(schema, name) for name in nouns],
         "fact_types": [
-            _fact_type(schema, fact_type) if tables is None
-            else {**_fact_type(schema, fact_type), "sql": _where(tables, fact_type)}
+            _fact_type(schema, fact_type) if sql is None
+            else {**_fact_type(schema, fact_type), "sql": _where(sql, fact_type)}
             for fact_type in fact_types
         ],
         "constraints": [
@@ -92,14 +98,15 @@ def _view(schema: Schema, nouns: list[str], fact_types: list[str],
     }
 
 
-def _tenant_view(state: State, schema: Schema, tables: Tables | None) -> dict[str, Any]:
+def _tenant_view(state: State, schema: Schema, sql: tuple[Tables, Views] | None
+                 ) -> dict[str, Any]:
     """The tenant's own schema: the fact types its readings declare, the nouns they declare
     or play roles in, and what constrains, derives or moves them."""
     bundled = metamodel().schema.metamodel
     fact_types = tenant_fact_types(state)
     nouns = {name for name in schema.nouns if name not in bundled}
     nouns.update(noun for f in fact_types for noun in schema.fact_types[f].roles)
-    return _view(schema, [name for name in schema.nouns if name in nouns], fact_types, tables)
+    return _view(schema, [name for name in schema.nouns if name in nouns], fact_types, sql)
 
 
 def describe(state: State, request: Any) -> dict[str, Any]:
@@ -128,7 +135,10 @@ def describe(state: State, request: Any) -> dict[str, Any]:
         if flag in request and not isinstance(request[flag], bool):
             raise invalid_input(f"$.{flag}", "true or false")
     schema = schema_of(state)
-    tables = relational_schema(schema) if request.get("sql") else None
+    sql: tuple[Tables, Views] | None = None
+    if request.get("sql"):
+        tables = relational_schema(schema)
+        sql = (tables, views_of(state, tables))
     if "noun" in request:
         noun = request["noun"]
         if not isinstance(noun, str):
@@ -136,7 +146,7 @@ def describe(state: State, request: Any) -> dict[str, Any]:
         if noun not in schema.nouns:
             raise Refusal("unknown_noun", f"no noun {noun!r}", noun=noun,
                           candidates=closest(noun, schema.nouns))
-        return _view(schema, [noun], [f.id for f in schema.played_by(noun)], tables)
+        return _view(schema, [noun], [f.id for f in schema.played_by(noun)], sql)
     if "fact_type" in request:
         fact_type = request["fact_type"]
         if not isinstance(fact_type, str):
@@ -145,7 +155,7 @@ def describe(state: State, request: Any) -> dict[str, Any]:
             raise Refusal("unknown_fact_type", f"no fact type {fact_type!r}",
                           fact_type=fact_type, candidates=closest(fact_type, schema.fact_types))
         return _view(schema, list(dict.fromkeys(schema.fact_types[fact_type].roles)), [fact_type],
-                     tables)
+                     sql)
     if request.get("all"):
-        return _view(schema, list(schema.nouns), list(schema.fact_types), tables)
-    return _tenant_view(state, schema, tables)
+        return _view(schema, list(schema.nouns), list(schema.fact_types), sql)
+    return _tenant_view(state, schema, sql)

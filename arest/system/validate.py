@@ -143,8 +143,9 @@ def every_key(state: State, constraint: Compiled) -> list[Object]:
     return sorted(keys)  # type: ignore[type-var]
 
 
-def all_violations(state: State) -> list[dict[str, Any]]:
-    """Every violation in the state: each constraint checked over every key.
+def all_violations(state: State, modality: str = "") -> list[dict[str, Any]]:
+    """Every violation in the state: each constraint (of that modality, when given: an
+    export lists the deontic ones without checking the rest) checked over every key.
 
     >>> import arest
     >>> D = arest.compile(ORDERS)  # Order was placed by at most one Customer (conftest.py)
@@ -155,7 +156,7 @@ def all_violations(state: State) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     for constraint_id in constraint_ids(state):
         constraint = _compiled(state, constraint_id)
-        if constraint is not None:
+        if constraint is not None and modality in ("", constraint.modality):
             found.extend(_run(state, constraint, constraint.check, every_key(state, constraint)))
     return found
 

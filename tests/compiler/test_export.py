@@ -64,7 +64,8 @@ def placements(D: State) -> dict[str, dict[str, Any]]:
     arest stores."""
     out = arest.apply(D, "schema", {"sql": True})[0]
     return {f["id"]: f["sql"] for f in out["fact_types"]
-            if f["sql"] is not None and (len(f["sql"]["columns"]) < 2
+            if f["sql"] is not None and not f["sql"].get("view")
+            and (len(f["sql"]["columns"]) < 2
                                          or len(set(map(str, f["sql"]["columns"]))) > 1)}
 
 

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 import arest
 from arest.compiler.rmap import DIALECTS, Tables, ddl, relational_schema
 from arest.compiler.rmap.names import quoted, snake
+from arest.compiler.rmap.views import views_of
 from arest.compiler.schema import schema_of
 from arest.testing import graph_schemas, schemas
 from tests import postgres as pg
@@ -386,7 +387,13 @@ def test_a_valid_population_loads_and_sqlite_refuses_what_the_tables_state() -> 
 
 
 def sql(name: str, dialect: str) -> str:
-    return ddl(relational_schema(schema_of(arest.load(OWN_READINGS / name))), dialect)
+    """What ``arest sql`` prints for an example domain: its tables and views."""
+    return with_views(arest.load(OWN_READINGS / name), dialect)
+
+
+def with_views(D: Any, dialect: str) -> str:
+    tables = relational_schema(schema_of(D))
+    return ddl(tables, dialect, views_of(D, tables))
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
@@ -402,8 +409,13 @@ def test_golden_ddl(name: str, dialect: str) -> None:
 @pytest.mark.parametrize("name", DOMAINS)
 def test_an_own_domain_runs_in_sqlite_and_schema_says_where_each_fact_is(name: str) -> None:
     D = arest.load(OWN_READINGS / name)
-    every_constraint_once(schema_of(D), relational_schema(schema_of(D)))
-    connection = database(relational_schema(schema_of(D)))
+    tables = relational_schema(schema_of(D))
+    every_constraint_once(schema_of(D), tables)
+    connection = sqlite3.connect(":memory:")
+    connection.execute("PRAGMA foreign_keys = ON")
+    connection.executescript(with_views(D, "sqlite"))
+    for view in views_of(D, tables).views:
+        connection.execute(f"SELECT * FROM {quoted(view.name, 'sqlite')}")
     described, _ = arest.apply(D, "schema", {"sql": True})
     assert described["fact_types"]
     for fact_type in described["fact_types"]:
@@ -421,8 +433,12 @@ def test_an_own_domain_runs_in_sqlite_and_schema_says_where_each_fact_is(name: s
 
 @pytest.mark.parametrize("name", TUTOR_FILES)
 def test_a_tutor_domain_runs_in_sqlite(name: str, tutor_corpus: Path) -> None:
-    tables = relational_schema(schema_of(arest.compile(tutor_text(tutor_corpus, name))))
-    database(tables)
+    D = arest.compile(tutor_text(tutor_corpus, name))
+    tables = relational_schema(schema_of(D))
+    connection = sqlite3.connect(":memory:")
+    connection.executescript(with_views(D, "sqlite"))
+    for view in views_of(D, tables).views:
+        connection.execute(f"SELECT * FROM {quoted(view.name, 'sqlite')}")
     assert ddl(tables, "postgresql").count("CREATE TABLE") == len(tables.tables)
 
 
@@ -433,18 +449,22 @@ def tutor_text(tutor_corpus: Path, name: str) -> str:
 
 @pytest.mark.parametrize("name", DOMAINS)
 def test_an_own_domain_runs_in_postgresql(name: str, pg_database: pg.Database) -> None:
-    tables = relational_schema(schema_of(arest.load(OWN_READINGS / name)))
-    pg.run_sql(pg_database, ddl(tables, "postgresql"))
+    D = arest.load(OWN_READINGS / name)
+    tables = relational_schema(schema_of(D))
+    pg.run_sql(pg_database, with_views(D, "postgresql"))
     found = pg.query(pg_database, "SELECT count(*) FROM information_schema.tables"
-                                  " WHERE table_schema = 'public'")
+                                  " WHERE table_schema = 'public' AND table_type = 'BASE TABLE'")
     assert int(found[0][0]) == len(tables.tables)
+    found = pg.query(pg_database, "SELECT count(*) FROM information_schema.views"
+                                  " WHERE table_schema = 'public'")
+    assert int(found[0][0]) == len(views_of(D, tables).views)
 
 
 @pytest.mark.parametrize("name", TUTOR_FILES)
 def test_a_tutor_domain_runs_in_postgresql(name: str, tutor_corpus: Path,
                                            pg_database: pg.Database) -> None:
-    tables = relational_schema(schema_of(arest.compile(tutor_text(tutor_corpus, name))))
-    pg.run_sql(pg_database, ddl(tables, "postgresql"))
+    D = arest.compile(tutor_text(tutor_corpus, name))
+    pg.run_sql(pg_database, with_views(D, "postgresql"))
 
 
 def test_postgresql_refuses_what_the_tables_state(pg_database: pg.Database) -> None:

@@ -6,17 +6,19 @@ PostgreSQL checks that a referenced table exists, so its foreign keys are added 
 table is created, which also allows tables that refer to each other.  Values are ``TEXT``
 (arest's atoms are text: ``2`` and ``2.0`` are two values), unaries ``BOOLEAN NOT NULL
 DEFAULT FALSE``.  A comparison's CHECK asks that the text be a numeral (``-12``, ``3.50``)
-and compares its number, as arest's comparison does.
+and compares its number, as arest's comparison does.  The views of the derived fact types
+(:mod:`~arest.compiler.rmap.views`) follow the tables.
 """
 
 from __future__ import annotations
 
 from arest.compiler.rmap.model import BOOLEAN, TEXT, Check, Column, ForeignKey, Table, Tables
 from arest.compiler.rmap.names import quoted
+from arest.compiler.rmap.numerals import compared
+from arest.compiler.rmap.views import Views, create_view
 
 DIALECTS = ("sqlite", "postgresql")
 _TYPES = {TEXT: "TEXT", BOOLEAN: "BOOLEAN"}
-_OPERATORS = {"<": "<", ">": ">", "<=": "<=", ">=": ">=", "=": "=", "!=": "<>"}
 _TITLES = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
 
 
@@ -30,8 +32,9 @@ def literal(value: str, numeric: bool = False) -> str:
     return value if numeric else "'" + value.replace("'", "''") + "'"
 
 
-def ddl(tables: Tables, dialect: str) -> str:
-    """The DDL that creates the tables in the dialect (``sqlite`` or ``postgresql``), with
+def ddl(tables: Tables, dialect: str, views: Views | None = None) -> str:
+    """The DDL that creates the tables in the dialect (``sqlite`` or ``postgresql``), then
+    the views of the derived fact types (:func:`~arest.compiler.rmap.views.views_of`), with
     comments listing what they leave to arest.
 
     >>> import arest
@@ -70,7 +73,14 @@ def ddl(tables: Tables, dialect: str) -> str:
                     f" ({_names(key.references, dialect)}){_deferred(key)};")
         if any(table.foreign_keys for table in tables.tables):
             lines.append("")
-    lines.extend(_left_to_arest(tables))
+    views = views or Views()
+    if views.views:
+        lines.append("-- Derived fact types as views: each computes the facts arest derives"
+                     " (docs/sql.md, Views).")
+    for view in views.views:
+        lines.extend(create_view(view, dialect))
+        lines.append("")
+    lines.extend(_left_to_arest(tables, views))
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -128,27 +138,17 @@ def _condition(check: Check, dialect: str) -> str:
         return " OR ".join(
             f"{quoted(one, dialect)} <> {quoted(other, dialect)}"
             for one, other in zip(check.columns[:half], check.columns[half:], strict=True))
-    number = f"CAST({first} AS NUMERIC)"
-    compared = f"{number} {_OPERATORS[check.operator]} {literal(check.values[0], True)}"
-    if dialect == "sqlite":
-        # GLOB has no repetition: a numeral is a digit (after an optional '-'), then digits
-        # and at most one '.', not last.
-        numeral = (f"({first} GLOB '[0-9]*' OR {first} GLOB '-[0-9]*')"
-                   f" AND substr({first}, 2) NOT GLOB '*[^0-9.]*'"
-                   f" AND {first} NOT GLOB '*.' AND {first} NOT GLOB '*.*.*'")
-        return f"{first} IS NULL OR ({numeral} AND {compared})"
-    # CASE, not AND: PostgreSQL may evaluate AND's operands in any order, and the CAST of a
-    # non-numeral is an error rather than false.
-    return (f"{first} IS NULL OR CASE WHEN {first} ~ '^-?[0-9]+([.][0-9]+)?$'"
-            f" THEN {compared} ELSE FALSE END")
+    return f"{first} IS NULL OR " + compared(
+        [(first, True), (literal(check.values[0], True), False)], check.operator, dialect)
 
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _left_to_arest(tables: Tables) -> list[str]:
-    """Comments: the constraints the tables do not state, and the derived fact types."""
+def _left_to_arest(tables: Tables, views: Views) -> list[str]:
+    """Comments: the constraints the tables do not state, and the derived fact types no
+    view computes, with why."""
     lines: list[str] = []
     alethic = [u for u in tables.unstated if u.modality != "deontic"]
     deontic = [u for u in tables.unstated if u.modality == "deontic"]
@@ -159,11 +159,14 @@ def _left_to_arest(tables: Tables) -> list[str]:
         lines.append("-- Deontic constraints: arest reports their violations and accepts the"
                      " change, so no table refuses them:")
         lines.extend(f"--   {u.id} ({u.kind}): {_one_line(u.reading)}" for u in deontic)
-    if tables.derived:
-        lines.append("-- Derived fact types: arest derives their facts; no table stores them"
-                     " and no view computes them yet:")
-        for derived in tables.derived:
-            lines.append(f"--   {derived.fact_type} ({derived.mode})")
+    why = {u.fact_type: u.why for u in views.unviewed}
+    unviewed = [d for d in tables.derived if views.view(d.fact_type) is None]
+    if unviewed:
+        lines.append("-- Derived fact types that no view computes: arest derives their facts;"
+                     " no table stores them:")
+        for derived in unviewed:
+            because = f", {why[derived.fact_type]}" if derived.fact_type in why else ""
+            lines.append(f"--   {derived.fact_type} ({derived.mode}{because})")
             lines.extend(f"--     {_one_line(rule)}" for rule in derived.rules)
     if tables.completed:
         lines.append("-- Tables that hold the asserted facts only: arest derives more facts of"

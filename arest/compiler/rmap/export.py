@@ -57,6 +57,8 @@ class _Export:
             t.name: {} for t in tables.tables}
         self.second: dict[str, list[Row]] = {}
         """Rows repeating an entity's key, for the values its row has no room for."""
+        self.parents: dict[str, list[str]] = {}
+        """Each noun's supertypes, read once per noun: the export meets an entity per fact."""
 
     def run(self) -> dict[str, list[Row]]:
         for noun in self.entity_tables:
@@ -65,18 +67,23 @@ class _Export:
         for placement in self.tables.placements:
             table = self.tables.table(placement.table)
             nouns = role_nouns(self.state, placement.fact_type)
+            owner = next((index for index, cell in enumerate(placement.columns)
+                          if cell == table.primary_key), None)
+            # The owner's row is made below (with its supertypes' rows): only the other
+            # roles played by entities need theirs made here.
+            played = [(index, noun) for index, noun in enumerate(nouns)
+                      if noun in self.entity_tables
+                      and (table.kind == "fact type" or index != owner)]
             for fact in self._asserted(placement.fact_type):
-                for noun, value in zip(nouns, fact, strict=False):
-                    if noun in self.entity_tables:
-                        self.entity(noun, value)
+                for index, noun in played:
+                    if index < len(fact):
+                        self.entity(noun, fact[index])
                 if table.kind == "fact type":
                     row: Row = {}
                     for noun, cell, value in zip(nouns, placement.columns, fact, strict=False):
                         row.update(zip(cell, self.key_values(noun, value), strict=True))
                     self.keyed[table.name].setdefault(tuple(row.values()), row)
                     continue
-                owner = next((index for index, cell in enumerate(placement.columns)
-                              if cell == table.primary_key), None)
                 if owner is None:  # a subtype's membership, at its supertype's key columns
                     self.entity(table.source, fact[0])
                     continue
@@ -128,17 +135,23 @@ class _Export:
 
     def entity(self, noun: str, entity: str) -> Row:
         """The entity's row in its noun's table (made, with its supertypes' rows, when new)."""
-        for parent in supertypes(self.state, noun):
+        for parent in self._supertypes(noun):
             if parent in self.entity_tables:
                 self._entity_row(parent, entity)
         return self._entity_row(noun, entity)
+
+    def _supertypes(self, noun: str) -> list[str]:
+        parents = self.parents.get(noun)
+        if parents is None:
+            parents = self.parents[noun] = list(supertypes(self.state, noun))
+        return parents
 
     def _entity_row(self, noun: str, entity: str) -> Row:
         """The entity's row in the noun's table; a subtype identified otherwise than its
         supertype holds the supertype's key in the columns of its membership's placement."""
         table = self.entity_tables[noun]
         row = self._row(table, self.key_values(noun, entity))
-        for parent in supertypes(self.state, noun):
+        for parent in self._supertypes(noun):
             placement = self.tables.placement(membership_fact_type(noun, parent))
             if placement is not None and placement.columns[0] != table.primary_key:
                 row.update(zip(placement.columns[0], self.key_values(parent, entity),

@@ -10,7 +10,7 @@ CREATE TABLE charge (
     visit TEXT NOT NULL,
     PRIMARY KEY (id),
     -- c-e4834b8aca39: Each Charge has Quantity less than 100.
-    CHECK (quantity IS NULL OR ((quantity GLOB '[0-9]*' OR quantity GLOB '-[0-9]*') AND substr(quantity, 2) NOT GLOB '*[^0-9.]*' AND quantity NOT GLOB '*.' AND quantity NOT GLOB '*.*.*' AND CAST(quantity AS NUMERIC) < 100)),
+    CHECK (quantity IS NULL OR (((quantity GLOB '[0-9]*' OR quantity GLOB '-[0-9]*') AND substr(quantity, 2) NOT GLOB '*[^0-9.]*' AND quantity NOT GLOB '*.' AND quantity NOT GLOB '*.*.*') AND CAST(quantity AS NUMERIC) < 100)),
     FOREIGN KEY (visit) REFERENCES visit (visit_number)
 );
 
@@ -108,10 +108,10 @@ CREATE TABLE visit (
 --   c-6559406136a9 (VC): It is forbidden that a Referral has Discount Percent less than 0.
 --   c-be5a5c279bd5 (VC): It is obligatory that each Charge has Quantity greater than 0.
 --   c-e3b9131f4bf7 (MC): It is obligatory that each Visit has at least one Charge.
--- Derived fact types: arest derives their facts; no table stores them and no view computes them yet:
---   Visit_has_Amount (*)
+-- Derived fact types that no view computes: arest derives their facts; no table stores them:
+--   Visit_has_Amount (*, a sum: arest adds numerals and writes its own, the columns hold text)
 --     * Visit has Amount iff Amount is the sum of Charge Amount where some Charge belongs to that Visit.
---   Visit_has_Duration (*)
+--   Visit_has_Duration (*, a computation: arest computes with numerals and writes its own, the columns hold text)
 --     * Visit has Duration iff Visit has End Time and Visit has Start Time and Duration is that End Time minus that Start Time.
---   Visit_has_discounted_Amount (*)
+--   Visit_has_discounted_Amount (*, a computation: arest computes with numerals and writes its own, the columns hold text)
 --     * Visit has discounted Amount iff some Referral is applied to that Visit and that Referral has Discount Percent and discounted Amount is that Visit's Amount reduced by that Discount Percent.

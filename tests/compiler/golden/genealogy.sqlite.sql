@@ -110,6 +110,14 @@ CREATE TABLE place (
     PRIMARY KEY (place_name)
 );
 
+-- Derived fact types as views: each computes the facts arest derives (docs/sql.md, Views).
+-- Person_is_grandparent_of_Person (*)
+--   * Person1 is grandparent of Person3 if Person1 is parent of Person2 and Person2 is parent of Person3.
+CREATE VIEW person_is_grandparent_of_person AS
+SELECT DISTINCT f1.person1 AS person1, f2.person2 AS person2
+FROM person_is_parent_of_person AS f1, person_is_parent_of_person AS f2
+WHERE f2.person1 = f1.person2;
+
 -- Constraints arest enforces that these tables do not state:
 --   c-1a957d9ea37b (AC, a ring over paths of rows): Person is parent of Person is acyclic.
 --   c-3093ead70129 (IT, a ring over several rows): Person succeeds Person is intransitive.
@@ -125,9 +133,6 @@ CREATE TABLE place (
 -- Deontic constraints: arest reports their violations and accepts the change, so no table refuses them:
 --   c-7511ce849b5e (VC): It is forbidden that a Person has Birth Year greater than 2100.
 --   c-aae588f3dd65 (UC): It is obligatory that each Person has at most one Gender.
--- Derived fact types: arest derives their facts; no table stores them and no view computes them yet:
---   Person_is_grandparent_of_Person (*)
---     * Person1 is grandparent of Person3 if Person1 is parent of Person2 and Person2 is parent of Person3.
 -- Tables that hold the asserted facts only: arest derives more facts of these fact types:
 --   Person_is_ancestor_of_Person (closure)
 --     Person is ancestor of Person is transitive.

@@ -99,6 +99,28 @@ CREATE TABLE member_reserves_book_on_reservation_date (
     FOREIGN KEY (book) REFERENCES book (isbn)
 );
 
+-- Derived fact types as views: each computes the facts arest derives (docs/sql.md, Views).
+-- Copy_is_available (*)
+--   * Copy is available iff Copy is shelved and Copy is not lost.
+CREATE VIEW copy_is_available AS
+SELECT DISTINCT f1.barcode AS copy
+FROM copy AS f1
+WHERE f1.is_shelved = TRUE AND NOT EXISTS (SELECT 1 FROM copy AS f2 WHERE f2.is_lost = TRUE AND f2.barcode = f1.barcode);
+
+-- Loan_is_long (*)
+--   * Loan is long iff Loan has Loan Days and that Loan Days is greater than 21.
+CREATE VIEW loan_is_long AS
+SELECT DISTINCT f1.loan_id AS loan
+FROM loan AS f1
+WHERE (((f1.loan_days GLOB '[0-9]*' OR f1.loan_days GLOB '-[0-9]*') AND substr(f1.loan_days, 2) NOT GLOB '*[^0-9.]*' AND f1.loan_days NOT GLOB '*.' AND f1.loan_days NOT GLOB '*.*.*') AND CAST(f1.loan_days AS NUMERIC) > 21);
+
+-- Member_has_Loan_Count (*)
+--   * Member has Loan Count iff Loan Count is the count of Loan where Loan is taken by that Member.
+CREATE VIEW member_has_loan_count AS
+SELECT f1.member AS member, CAST(count(DISTINCT f1.loan_id) AS TEXT) AS loan_count
+FROM loan AS f1
+GROUP BY f1.member;
+
 -- Constraints arest enforces that these tables do not state:
 --   c-7da813f68a7c (UC, an external uniqueness over roles in several tables): For each Title and Author, at most one Book has that Title and is written by that Author.
 --   c-937c85cc4326 (XO, an exclusive-or across tables or rows): For each Copy, exactly one of the following holds: that Copy is shelved; that Copy is on loan; that Copy is lost.
@@ -109,17 +131,11 @@ CREATE TABLE member_reserves_book_on_reservation_date (
 --   c-0200db9ff272 (FC): It is permitted that a Member is waiting for more than one Book.
 --   c-29ffb50ecc2c (VC): It is obligatory that each Loan has Loan Days at most 28.
 --   c-fd4ec9654d84 (SS): It is forbidden that a Loan is taken by a Member that has no Library Card.
--- Derived fact types: arest derives their facts; no table stores them and no view computes them yet:
---   Copy_is_available (*)
---     * Copy is available iff Copy is shelved and Copy is not lost.
---   Loan_has_Allowed_Days (*)
+-- Derived fact types that no view computes: arest derives their facts; no table stores them:
+--   Loan_has_Allowed_Days (*, a computation: arest computes with numerals and writes its own, the columns hold text)
 --     * Loan has Allowed Days iff Loan has Loan Days and Allowed Days is that Loan Days plus 7.
---   Loan_has_Fine (*)
+--   Loan_has_Fine (*, a computation: arest computes with numerals and writes its own, the columns hold text)
 --     * Loan has Fine iff Loan has Days Late and Fine is that Days Late times 2.
---   Loan_is_long (*)
---     * Loan is long iff Loan has Loan Days and that Loan Days is greater than 21.
---   Member_has_Loan_Count (*)
---     * Member has Loan Count iff Loan Count is the count of Loan where Loan is taken by that Member.
 -- Tables that hold the asserted facts only: arest derives more facts of these fact types:
 --   Member_may_borrow (+)
 --     + Member may borrow if Member has Library Card and Member is not barred.

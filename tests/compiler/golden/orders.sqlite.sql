@@ -52,11 +52,17 @@ CREATE TABLE product_is_in_category (
     FOREIGN KEY (category) REFERENCES category (category_code)
 );
 
+-- Derived fact types as views: each computes the facts arest derives (docs/sql.md, Views).
+-- Customer_has_Unpaid_Order_Count (*)
+--   * Customer has Unpaid Order Count iff Unpaid Order Count is the count of Order where Order was placed by that Customer and Order has Status 'Placed'.
+CREATE VIEW customer_has_unpaid_order_count AS
+SELECT f1.customer AS customer, CAST(count(DISTINCT f1.order_number) AS TEXT) AS unpaid_order_count
+FROM "order" AS f1
+WHERE f1.status = 'Placed'
+GROUP BY f1.customer;
+
 -- Constraints arest enforces that these tables do not state:
 --   c-4a3e9557f661 (UC, spans a derived fact type): Each Customer has at most one Unpaid Order Count.
 --   c-7ae138d95b9d (AC, a ring over paths of rows): Category has parent Category is acyclic.
 -- Deontic constraints: arest reports their violations and accepts the change, so no table refuses them:
 --   c-a4c0040a6577 (VC): It is forbidden that a LineItem has Quantity less than 1.
--- Derived fact types: arest derives their facts; no table stores them and no view computes them yet:
---   Customer_has_Unpaid_Order_Count (*)
---     * Customer has Unpaid Order Count iff Unpaid Order Count is the count of Order where Order was placed by that Customer and Order has Status 'Placed'.

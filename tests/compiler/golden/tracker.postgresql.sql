@@ -88,6 +88,37 @@ ALTER TABLE issue_has_label ADD FOREIGN KEY (issue) REFERENCES issue (issue_key)
 ALTER TABLE milestone ADD FOREIGN KEY (project) REFERENCES project (project_key);
 ALTER TABLE project ADD FOREIGN KEY (person) REFERENCES person (username);
 
+-- Derived fact types as views: each computes the facts arest derives (docs/sql.md, Views).
+-- Issue_is_big (*)
+--   * Issue is big iff Issue has Points and that Points is greater than 5.
+CREATE VIEW issue_is_big AS
+SELECT DISTINCT f1.issue_key AS issue
+FROM issue AS f1
+WHERE CASE WHEN f1.points ~ '^-?[0-9]+([.][0-9]+)?$' THEN CAST(f1.points AS NUMERIC) > 5 ELSE FALSE END;
+
+-- Issue_is_unassigned (*)
+--   * Issue is unassigned iff Issue has Priority and Issue is not assigned to some Person.
+CREATE VIEW issue_is_unassigned AS
+SELECT DISTINCT f1.issue_key AS issue
+FROM issue AS f1
+WHERE NOT EXISTS (SELECT 1 FROM issue AS f2 WHERE f2.person IS NOT NULL AND f2.issue_key = f1.issue_key);
+
+-- Milestone_has_done_Issue_Count (*)
+--   * Milestone has done Issue Count iff done Issue Count is the count of Issue where Issue targets that Milestone and Issue has Status 'Done'.
+CREATE VIEW milestone_has_done_issue_count AS
+SELECT f1.milestone AS milestone, CAST(count(DISTINCT f1.issue_key) AS TEXT) AS issue_count
+FROM issue AS f1
+WHERE f1.milestone IS NOT NULL AND f1.status = 'Done'
+GROUP BY f1.milestone;
+
+-- Milestone_has_total_Issue_Count (*)
+--   * Milestone has total Issue Count iff total Issue Count is the count of Issue where Issue targets that Milestone.
+CREATE VIEW milestone_has_total_issue_count AS
+SELECT f1.milestone AS milestone, CAST(count(DISTINCT f1.issue_key) AS TEXT) AS issue_count
+FROM issue AS f1
+WHERE f1.milestone IS NOT NULL
+GROUP BY f1.milestone;
+
 -- Constraints arest enforces that these tables do not state:
 --   c-24e1917c6497 (AC, a ring over paths of rows): Issue blocks Issue is acyclic.
 --   c-6a257e5044fb (EQ, an equality across tables or rows): Some Issue is closed if and only if that Issue has some Resolution.
@@ -98,20 +129,12 @@ ALTER TABLE project ADD FOREIGN KEY (person) REFERENCES person (username);
 --   c-70ce20d67682 (VC): It is forbidden that an Issue has Points greater than 8.
 --   c-97b3f7f1b72c (UC): It is obligatory that each Issue has exactly one Priority.
 --   c-97b3f7f1b72c-2 (MC): It is obligatory that each Issue has exactly one Priority.
--- Derived fact types: arest derives their facts; no table stores them and no view computes them yet:
---   Issue_is_big (*)
---     * Issue is big iff Issue has Points and that Points is greater than 5.
---   Issue_is_unassigned (*)
---     * Issue is unassigned iff Issue has Priority and Issue is not assigned to some Person.
---   Milestone_has_Completion_Ratio (*)
+-- Derived fact types that no view computes: arest derives their facts; no table stores them:
+--   Milestone_has_Completion_Ratio (*, a computation: arest computes with numerals and writes its own, the columns hold text)
 --     * Milestone has Completion Ratio iff Milestone has done Issue Count and Milestone has total Issue Count and Completion Ratio is that done Issue Count divided by that total Issue Count.
---   Milestone_has_done_Issue_Count (*)
---     * Milestone has done Issue Count iff done Issue Count is the count of Issue where Issue targets that Milestone and Issue has Status 'Done'.
---   Milestone_has_largest_Points (*)
+--   Milestone_has_largest_Points (*, a maximum: arest compares numerals as numbers, the columns hold text)
 --     * Milestone has largest Points iff largest Points is the max of Points where some Issue targets that Milestone and that Issue has Points.
---   Milestone_has_mean_Points (*)
+--   Milestone_has_mean_Points (*, an average: arest divides numerals and writes its own, the columns hold text)
 --     * Milestone has mean Points iff mean Points is the avg of Points where some Issue targets that Milestone and that Issue has Points.
---   Milestone_has_smallest_Points (*)
+--   Milestone_has_smallest_Points (*, a minimum: arest compares numerals as numbers, the columns hold text)
 --     * Milestone has smallest Points iff smallest Points is the min of Points where some Issue targets that Milestone and that Issue has Points.
---   Milestone_has_total_Issue_Count (*)
---     * Milestone has total Issue Count iff total Issue Count is the count of Issue where Issue targets that Milestone.
