@@ -43,11 +43,12 @@ def rows(state: State, tables: Tables) -> dict[str, list[Row]]:
     >>> rows(D, relational_schema(schema_of(D)))
     {'customer': [{'id': 'acme'}], 'order': [{'id': 'o1', 'customer': 'acme'}]}
     """
-    return _Export(state, tables).run()
+    return RowBuilder(state, tables).run()
 
 
-class _Export:
-    """One run of :func:`rows` (its state lives and dies with the call)."""
+class RowBuilder:
+    """The rows of an export, built entity by entity and fact by fact: one run of
+    :func:`rows`, and the mirror's rows of one entity (its state lives and dies with it)."""
 
     def __init__(self, state: State, tables: Tables) -> None:
         self.state = state
@@ -183,7 +184,7 @@ def inserts(tables: Tables, table_rows: dict[str, list[Row]], dialect: str) -> s
     """
     if dialect not in DIALECTS:
         raise ValueError(f"no SQL dialect {dialect!r}: expected one of {', '.join(DIALECTS)}")
-    ordered = _ordered(tables)
+    ordered = insert_order(tables)
     position = {table.name: index for index, table in enumerate(ordered)}
     lines: list[str] = []
     updates: list[str] = []
@@ -225,7 +226,7 @@ def _value(value: Value) -> str:
     return literal(value)
 
 
-def _ordered(tables: Tables) -> list[Table]:
+def insert_order(tables: Tables) -> list[Table]:
     """The tables, each after the tables its NOT NULL foreign keys refer to (those checked
     at commit aside: they close cycles), in their own order otherwise."""
     ordered: list[Table] = []

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from arest.algebra import State
 from arest.compiler.rmap.ddl import DIALECTS, literal
-from arest.compiler.rmap.export import Row, Value, _ordered, rows  # its order of tables
+from arest.compiler.rmap.export import Row, Value, insert_order, rows
 from arest.compiler.rmap.model import Table, Tables
 from arest.compiler.rmap.names import quoted
 from arest.compiler.rmap.reach import ExportRows, Reach
@@ -146,7 +146,7 @@ def dropped_tables(tables: Tables, dialect: str) -> list[Statement]:
     _check(dialect)
     cascade = " CASCADE" if dialect == "postgresql" else ""
     return [Statement(f"DROP TABLE IF EXISTS {quoted(table.name, dialect)}{cascade}", (),
-                      dialect) for table in reversed(_ordered(tables))]
+                      dialect) for table in reversed(insert_order(tables))]
 
 
 def _check(dialect: str) -> None:
@@ -168,7 +168,7 @@ class _Plan:
     def __init__(self, tables: Tables, dialect: str) -> None:
         self.tables = tables
         self.dialect = dialect
-        ordered = _ordered(tables)
+        ordered = insert_order(tables)
         self.position = {table.name: index for index, table in enumerate(ordered)}
         self.later = {table.name: _refers_back(table, self.position) for table in ordered}
         self.unique = {table.name: {c for u in table.uniques for c in u.columns}

@@ -14,7 +14,7 @@ from arest.algebra import State
 from arest.algebra.relations import ASSERTED, Fact
 from arest.compiler.cells import POPULATION_PREFIX
 from arest.compiler.population import relation_in, role_nouns, supertypes
-from arest.compiler.rmap.export import Row, Value, _Export  # its keys: rows agree
+from arest.compiler.rmap.export import Row, RowBuilder, Value  # its keys: rows agree
 from arest.compiler.rmap.model import BOOLEAN, Placement, Table, Tables
 
 
@@ -35,7 +35,7 @@ class ExportRows:
     def __init__(self, state: State, tables: Tables) -> None:
         self.state = state
         self.tables = tables
-        self.export = _Export(state, tables)
+        self.export = RowBuilder(state, tables)
         self.entity_tables = {t.source: t for t in tables.tables if t.kind != "fact type"}
         self.placements = {p.fact_type: p for p in tables.placements}
         self.nouns = {p.fact_type: role_nouns(state, p.fact_type) for p in tables.placements}
