@@ -15,8 +15,13 @@ transaction (:mod:`arest.runtime.group_commit`).  Commands on disjoint cells nev
 each other's work; on a shared cell they serialize; the journal's order is a serial order
 that gives the same D and the same outputs.  After ``OPTIMISTIC_ATTEMPTS`` conflicts a
 command runs holding the lock, so it cannot starve.  A database is open in one process at a
-time.  A tenant holds at most ``max_snapshots`` snapshots: ``snapshot`` under a new label
-beyond that is refused (``limit_exceeded``) before it runs.
+time, or, in PostgreSQL, by several (:mod:`arest.runtime.postgres`): then a command commits by
+appending its entry under the sequence number after the last it read, in the transaction
+that answers for it; a process whose append lost the race reads the entries it missed,
+runs them again (checked by their digests) and reruns its command only when they changed a
+cell of its footprint.  Each process follows the others' commits as they are announced.  A
+tenant holds at most ``max_snapshots`` snapshots: ``snapshot`` under a new label beyond that
+is refused (``limit_exceeded``) before it runs.
 """
 
 from __future__ import annotations
@@ -40,13 +45,21 @@ from arest.compiler.cells import population_cell
 from arest.runtime import recovery
 from arest.runtime.codec import FORMAT as CODEC
 from arest.runtime.codec import Encoded, encode, encoded_cell
+from arest.runtime.database_url import is_postgresql, shown
 from arest.runtime.digest import asserted_delta, recorded, text
 from arest.runtime.footprint import Footprint
 from arest.runtime.group_commit import GroupCommit
 from arest.runtime.lockfile import TenantLocked
 from arest.runtime.recovery import ReplayError
 from arest.runtime.runner import changed_cells, run_recording
-from arest.runtime.storage import Pending, Storage, open_storage
+from arest.runtime.storage import (
+    JournalMoved,
+    Pending,
+    SharedStorage,
+    Storage,
+    StorageError,
+    open_storage,
+)
 from arest.system.commands import VERBS, Command, Effect, Limits, parse_key
 from arest.system.context import SYSTEM, Context, read_context
 from arest.system.derive import is_derived, rebuilt_on_load, without_derived_facts
@@ -74,6 +87,11 @@ MAX_SNAPSHOTS = Limits().snapshots
 RECENT_PAGE = 64
 """Journal entries read at a time by :meth:`Tenant.recent_facts`."""
 
+FOLLOW_WAIT = 0.5
+"""Seconds a tenant on a shared journal waits for news of another process's commit before it
+reads the journal anyway (an announcement lost with a connection is then made up for), and
+the longest its close waits for the thread that follows."""
+
 
 def readings_key(sources: tuple[tuple[str, str], ...]) -> str:
     """What a kept state depends on: the readings' paths and texts, the bundled metamodel and
@@ -100,6 +118,21 @@ def _context_text(context: Context) -> str:
             f' "source": {encode_basestring(context.source)}}}')
 
 
+def _changed(before: State, state: State) -> dict[str, Encoded | None]:
+    """The cells of state that are not the objects before holds, encoded (the facts derived
+    again on load left out), and None for each cell of before that state lacks."""
+    in_memory = rebuilt_on_load(state)
+    changed: dict[str, Encoded | None] = {
+        name: encoded_cell(without_derived_facts(contents)
+                           if name in in_memory and isinstance(contents, Relation)
+                           else contents)
+        for name, contents in state.items()
+        if before.get(name) is not contents
+    }
+    changed.update({name: None for name in before if name not in state})
+    return changed
+
+
 def _fact_count(state: State) -> int:
     return sum(len(cell) for cell in state.values() if isinstance(cell, Relation))
 
@@ -109,7 +142,7 @@ class Tenant:
 
     def __init__(self, recovered: recovery.Recovered, storage: Storage, key: str,
                  clock: Callable[[], str],
-                 max_snapshots: int = MAX_SNAPSHOTS) -> None:
+                 max_snapshots: int = MAX_SNAPSHOTS, shown_as: str = "") -> None:
         self._current = (recovered.state, recovered.sequence, recovered.digest)
         """D, the sequence number of the last command in it, and its digest: one value, so
         that a reader takes all three at once."""
@@ -124,6 +157,12 @@ class Tenant:
         self._checkpointed = recovered.checkpointed
         self._checkpoint_sequence = recovered.checkpoint_sequence
         self._facts = _fact_count(recovered.state)
+        self._shown_as = shown_as
+        """The database as messages name it."""
+        self._shared = storage if isinstance(storage, SharedStorage) else None
+        """The storage, when other processes append to its journal too."""
+        self._closing = threading.Event()
+        self._follower: threading.Thread | None = None
 
     @classmethod
     def open(cls, *readings: str | Path, db: str | Path = ":memory:",
@@ -136,12 +175,13 @@ class Tenant:
         if isinstance(max_snapshots, bool) or not isinstance(max_snapshots, int) or (
                 max_snapshots < 0):
             raise ValueError(f"max_snapshots: expected a whole number ≥ 0, not {max_snapshots!r}")
+        shown_as = shown(db) if is_postgresql(db) else str(db)
         storage = open_storage(db)  # holds the database's lock file until closed
         try:
             sources = read_files(*readings)
             key = readings_key(sources)
-            recovered = recovery.recover(storage, db, key, sources)
-            tenant = cls(recovered, storage, key, clock, max_snapshots)
+            recovered = recovery.recover(storage, shown_as, key, sources)
+            tenant = cls(recovered, storage, key, clock, max_snapshots, shown_as)
             if recovered.rebased:  # new readings: keep D whole under them before the base
                 tenant._checkpoint(tenant._current, wait=True)
             if recovered.base_to_keep is not None:
@@ -149,6 +189,7 @@ class Tenant:
         except BaseException:
             storage.close()
             raise
+        tenant._start_following()
         return tenant
 
     @property
@@ -210,7 +251,7 @@ class Tenant:
                                                           else self._committing)
                     with inner:
                         committed = self._commit(snapshot, after, footprint, command.key,
-                                                 encoded, context)
+                                                 encoded, context, precondition is not None)
                     if committed is None:
                         attempt += 1
                         continue
@@ -251,9 +292,15 @@ class Tenant:
         return run_recording(snapshot, command, context)
 
     def _commit(self, snapshot: State, after: State, footprint: Footprint | None, key: str,
-                request: str, context: Context) -> tuple[State, int, int] | None:
+                request: str, context: Context, guarded: bool = False
+                ) -> tuple[State, int, int] | None:
         """Install the command's D′ and queue its journal entry, unless a cell of its
-        footprint changed since its snapshot (None: run it again).  Holds the commit lock."""
+        footprint changed since its snapshot (None: run it again).  Holds the commit lock.
+        ``guarded``: a precondition read the snapshot too (matters on a shared journal)."""
+        if self._shared is not None:
+            return self._commit_shared(self._shared, snapshot, after, footprint, key,
+                                       Pending(0, key, request, _context_text(context), "", ""),
+                                       guarded)
         current, sequence, digest = self._current
         if current is not snapshot:
             if footprint is None or not footprint.unchanged(snapshot, current):
@@ -266,6 +313,81 @@ class Tenant:
                                       text(digest), facts))
         self._current = (after, sequence, digest)
         return self._current
+
+    def _commit_shared(self, storage: SharedStorage, snapshot: State, after: State,
+                       footprint: Footprint | None, key: str, command: Pending, guarded: bool
+                       ) -> tuple[State, int, int] | None:
+        """Append the command's entry to the shared journal after the last entry this tenant
+        holds, then install D′; when another process appended first, catch up and try again,
+        unless what it appended changed a cell of the footprint (None: run it again).  A
+        command with a precondition merges nothing: the precondition read more than its
+        footprint.  Holds the commit lock."""
+        while True:
+            current, sequence, digest = self._current
+            if current is not snapshot:
+                if guarded or footprint is None or not footprint.unchanged(snapshot, current):
+                    return None
+                after = footprint.merged(current, after)
+                snapshot = current
+            delta = asserted_delta(current, after, changed_cells(current, after, footprint))
+            digest, facts = recorded(digest, delta)
+            entry = command._replace(sequence=sequence + 1, digest=text(digest), facts=facts)
+            try:
+                storage.append([entry])
+            except JournalMoved:
+                self._catch_up(storage)
+                continue
+            self._current = (after, entry.sequence, digest)
+            self._journal.kept(entry.sequence)
+            return self._current
+
+    def _catch_up(self, storage: SharedStorage) -> None:
+        """Run the entries other processes appended since the last one D holds, each checked
+        against the digest it recorded, installing D after each.  Holds the commit lock.  An
+        entry that does not replay to its digest parts this tenant from the journal: every
+        later call is refused with :class:`StorageError`."""
+        state, sequence, digest = self._current
+        try:
+            for entry in storage.entries(after=sequence):
+                if entry.sequence != sequence + 1:
+                    raise StorageError(f"{self._shown_as}: the journal skips from entry"
+                                       f" {sequence} to {entry.sequence}")
+                state, digest = recovery.replayed(self._shown_as, state, digest, entry, True)
+                sequence = entry.sequence
+                self._current = (state, sequence, digest)
+        except (StorageError, ReplayError) as error:
+            self._journal.fail(error)
+            raise
+        self._journal.kept(sequence)
+
+    def catch_up(self) -> int:
+        """Run now the commands other processes kept in a shared journal since this tenant
+        last read it (a tenant follows them by itself, as they are announced); the sequence
+        number of the last command D holds.  On a journal of one writer, nothing to do."""
+        if self._shared is not None:
+            with self._committing:
+                self._catch_up(self._shared)
+        return self._current[1]
+
+    def _start_following(self) -> None:
+        """On a shared journal: a thread that waits for other processes' commits to be
+        announced (or :data:`FOLLOW_WAIT`) and catches up, until close."""
+        shared = self._shared
+        if shared is None:
+            return
+
+        def follow() -> None:
+            while not self._closing.is_set():
+                try:
+                    shared.await_news(FOLLOW_WAIT)
+                    if not self._closing.is_set():
+                        self.catch_up()
+                except (StorageError, ReplayError) as error:
+                    self._journal.fail(error)
+                    return
+
+        self._follower = threading.Thread(target=follow, name="arest-follow", daemon=True)
+        self._follower.start()
 
     def _checkpoint_if_due(self, committed: tuple[State, int, int]) -> None:
         due = max(CHECKPOINT_EVERY, self._facts // CHECKPOINT_SHARE)
@@ -286,16 +408,12 @@ class Tenant:
                     EMPTY_STATE):
                 return
             before = self._checkpointed
-            in_memory = rebuilt_on_load(state)
-            changed: dict[str, Encoded | None] = {
-                name: encoded_cell(without_derived_facts(contents)
-                                   if name in in_memory and isinstance(contents, Relation)
-                                   else contents)
-                for name, contents in state.items()
-                if before.get(name) is not contents
-            }
-            changed.update({name: None for name in before if name not in state})
-            self._storage.checkpoint(sequence, self._key, changed, text(digest))
+            since = None if before is EMPTY_STATE else self._checkpoint_sequence
+            if not self._storage.checkpoint(sequence, self._key, _changed(before, state),
+                                            text(digest), since):
+                # Another process checkpointed since this one did: keep every cell.
+                self._storage.checkpoint(sequence, self._key, _changed(EMPTY_STATE, state),
+                                         text(digest), None)
             self._checkpointed, self._checkpoint_sequence = state, sequence
             self._facts = _fact_count(state)
         finally:
@@ -350,6 +468,9 @@ class Tenant:
         """Wait for the journal, checkpoint when a restart would replay at length, and let
         the database go (to another process, too)."""
         try:
+            self._closing.set()
+            if self._follower is not None:
+                self._follower.join()
             self._journal.wait(self._current[1])
             if self._current[1] - self._checkpoint_sequence >= CHECKPOINT_EVERY:
                 self.checkpoint()
