@@ -27,6 +27,7 @@ import json
 import secrets
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import psycopg
@@ -60,21 +61,34 @@ class PostgresStorage:
 
     def __init__(self, url: str) -> None:
         self.path = shown(url)
-        connect_to, self.tenant = split_tenant(url)
+        self._connect_to, self.tenant = split_tenant(url)
         self._schema = sql.Identifier(self.tenant)
         self._channel = f"arest_{self.tenant}"
         self._lock = threading.Lock()
+        with _Failing(self.path, "cannot connect"):
+            self._db = psycopg.connect(self._connect_to, autocommit=True)
         try:
-            self._db = psycopg.connect(connect_to, autocommit=True)
-            self._listening = psycopg.connect(connect_to, autocommit=True)
-        except psycopg.Error as error:
-            raise StorageError(f"{self.path}: cannot connect ({_reason(error)})") from None
-        try:
-            self._listening.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self._channel)))
+            self._listening = self._listener()
             self._made_or_checked()
         except BaseException:
             self.close()
             raise
+
+    def _listener(self) -> psycopg.Connection[Any]:
+        with _Failing(self.path, "cannot connect"):
+            listening = psycopg.connect(self._connect_to, autocommit=True)
+            listening.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self._channel)))
+        return listening
+
+    @contextmanager
+    def _working(self, what: str) -> Iterator[psycopg.Connection[Any]]:
+        """Within: the storage's connection, held by this thread alone, connected again when
+        it was lost (a restarted server); a psycopg error becomes a :class:`StorageError`
+        saying what could not be done."""
+        with self._lock, _Failing(self.path, what):
+            if self._db.broken:
+                self._db = psycopg.connect(self._connect_to, autocommit=True)
+            yield self._db
 
     def _statement(self, text: str) -> sql.Composed:
         """A statement whose ``{s}`` is the tenant's schema."""
@@ -83,7 +97,7 @@ class PostgresStorage:
     def _made_or_checked(self) -> None:
         """Make the schema whole on first use (one transaction, one maker at a time: the
         advisory lock keeps two processes starting together from racing), else check it."""
-        with self._failing("cannot be opened"), self._db.transaction():
+        with self._working("cannot be opened"), self._db.transaction():
             self._db.execute("SELECT pg_advisory_xact_lock(hashtext(%s))",
                              (f"arest schema {self.tenant}",))
             tables = {name for (name,) in self._db.execute(
@@ -131,9 +145,6 @@ class PostgresStorage:
         rows = self._db.execute(self._statement("SELECT name, value FROM {s}.arest_meta"))
         return {str(name): str(value) for name, value in rows}
 
-    def _failing(self, what: str) -> _Failing:
-        return _Failing(self.path, what)
-
     def append(self, batch: Sequence[Pending],
                within: Callable[[psycopg.Connection[Any]], None] | None = None) -> None:
         """Keep the batch in one transaction, and notify the other processes when it
@@ -143,7 +154,7 @@ class PostgresStorage:
         them, and an error it raises keeps nothing."""
         if not batch:
             return
-        with self._lock, self._failing("cannot keep the journal"):
+        with self._working("cannot keep the journal"):
             try:
                 with self._db.transaction(), self._db.cursor() as cursor:
                     cursor.executemany(self._statement(
@@ -161,6 +172,10 @@ class PostgresStorage:
         """Wait up to ``timeout`` seconds for another process's commit to be announced;
         whether one was (its entries are then in the journal).  For one thread at a time."""
         try:
+            if self._listening.broken:  # announcements were lost with it: read anyway
+                self._listening.close()
+                self._listening = self._listener()
+                return True
             for _ in self._listening.notifies(timeout=timeout, stop_after=1):
                 return True
         except psycopg.Error as error:
@@ -169,7 +184,7 @@ class PostgresStorage:
         return False
 
     def _rows(self, query: str, parameters: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        with self._lock, self._failing("cannot be read"):
+        with self._working("cannot be read"):
             return self._db.execute(self._statement(query), parameters).fetchall()
 
     def _entry(self, row: tuple[Any, ...]) -> Entry:
@@ -198,7 +213,7 @@ class PostgresStorage:
         return str(rows[0][0]) if rows else None
 
     def keep_base(self, key: str, state: str) -> None:
-        with self._lock, self._failing("cannot keep the base"), self._db.transaction():
+        with self._working("cannot keep the base"), self._db.transaction():
             self._db.execute(self._statement("DELETE FROM {s}.arest_base WHERE key <> %s"),
                              (key,))
             self._db.execute(self._statement(
@@ -211,7 +226,7 @@ class PostgresStorage:
         every cell, and any other is dropped); False, keeping nothing, when the checkpoint
         kept now is another (a process checkpointed meanwhile): then give every cell.  A
         checkpoint as new as ``sequence`` or newer is left as it is."""
-        with self._lock, self._failing("cannot keep a checkpoint"), self._db.transaction():
+        with self._working("cannot keep a checkpoint"), self._db.transaction():
             locked = self._db.execute(self._statement(
                 "SELECT name, value FROM {s}.arest_meta WHERE name IN ('checkpoint',"
                 " 'checkpoint key') FOR UPDATE"))
@@ -261,7 +276,7 @@ class PostgresStorage:
     def restore(self, key: str) -> Restored | None:
         """The last checkpoint for these readings, read as of one moment (a checkpoint
         another process keeps meanwhile is not half read)."""
-        with self._lock, self._failing("cannot be read"), self._db.transaction():
+        with self._working("cannot be read"), self._db.transaction():
             self._db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
             meta = self._meta()
             if meta.get("checkpoint key") != key or "checkpoint" not in meta:

@@ -347,8 +347,9 @@ class Tenant:
         entry that does not replay to its digest parts this tenant from the journal: every
         later call is refused with :class:`StorageError`."""
         state, sequence, digest = self._current
+        entries = storage.entries(after=sequence)  # unread: D and the journal still agree
         try:
-            for entry in storage.entries(after=sequence):
+            for entry in entries:
                 if entry.sequence != sequence + 1:
                     raise StorageError(f"{self._shown_as}: the journal skips from entry"
                                        f" {sequence} to {entry.sequence}")
@@ -382,9 +383,12 @@ class Tenant:
                     shared.await_news(FOLLOW_WAIT)
                     if not self._closing.is_set():
                         self.catch_up()
-                except (StorageError, ReplayError) as error:
-                    self._journal.fail(error)
-                    return
+                except (StorageError, ReplayError):
+                    try:
+                        self._journal.check()
+                    except StorageError:
+                        return  # parted from the journal: every call says so
+                    self._closing.wait(FOLLOW_WAIT)  # unreachable for now: try again
 
         self._follower = threading.Thread(target=follow, name="arest-follow", daemon=True)
         self._follower.start()

@@ -1,6 +1,7 @@
 """A tenant in PostgreSQL: a schema per tenant, damage refused, several tenants (in one
 process or several) appending to one journal and converging."""
 
+import contextlib
 import subprocess
 import sys
 import threading
@@ -161,3 +162,18 @@ def test_the_embedded_install_never_loads_psycopg(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_a_lost_connection_is_made_again(pg_database: Database) -> None:
+    with arest.Tenant.open(ORDERS, db=url(pg_database)) as tenant:
+        tenant.call("create:Customer", {"id": "ann@x", "Name": "Ann"})
+        run_sql(pg_database, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                             " WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        with contextlib.suppress(StorageError):  # the one call that finds it lost
+            tenant.call("create:Customer", {"id": "bo@x", "Name": "Bo"})
+        out = tenant.call("create:Customer", {"id": "cy@x", "Name": "Cy"})
+        assert not out["rejected"]
+        digest = tenant.digest
+    with arest.Tenant.open(ORDERS, db=url(pg_database)) as again:
+        assert again.digest == digest
+        assert arest.apply(again.state, "read:Customer", "cy@x")[0]["Name"] == "Cy"
