@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from arest.cli import main
 from arest.runtime import Tenant
+from tests.postgres import Database
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -292,3 +293,24 @@ def test_sql_errors(tmp_path: Path) -> None:
     assert code == 1 and "no database at" in err and not (tmp_path / "none.db").exists()
     code, _, err = invoke("sql", ORDERS, "--dialect", "mysql")
     assert code == 2 and "'sqlite', 'postgresql'" in err
+
+
+def test_apply_and_mcp_take_a_postgresql_url(pg_database: Database) -> None:
+    db = f"{pg_database.url}&tenant=shop"
+    status, output = run("apply", "create:Customer", '{"id": "ann@x", "Name": "Ann"}',
+                         "--readings", str(ORDERS), "--db", db)
+    assert status == 0, output
+    status, output = run("apply", "read:Customer", '"ann@x"', "--readings", str(ORDERS),
+                         "--db", db)
+    assert status == 0 and json.loads(output)["Name"] == "Ann"
+    status, output = run("mcp", str(ORDERS), "--db", db, "--print-config")
+    assert status == 0 and json.loads(output)["mcpServers"]["arest"]["args"][-1] == db
+
+
+def test_an_unreachable_postgresql_is_an_error_without_its_password(
+        pg_database: Database) -> None:
+    db = f"{pg_database.url}&tenant=shop".replace("arest@", "arest:hunter2@").replace(
+        "port=5432", "port=1")
+    result = CliRunner().invoke(main, ["apply", "schema", "--readings", str(ORDERS), "--db", db])
+    assert result.exit_code == 1
+    assert "cannot connect" in result.output and "hunter2" not in result.output

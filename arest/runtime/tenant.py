@@ -41,15 +41,16 @@ from typing import Any
 from arest.algebra import EMPTY_STATE, State
 from arest.algebra.relations import Relation
 from arest.api import read_files
-from arest.compiler.cells import population_cell
 from arest.runtime import recovery
 from arest.runtime.codec import FORMAT as CODEC
 from arest.runtime.codec import Encoded, encode, encoded_cell
 from arest.runtime.database_url import is_postgresql, shown
 from arest.runtime.digest import asserted_delta, recorded, text
+from arest.runtime.following import Follower, replayed_entries
 from arest.runtime.footprint import Footprint
 from arest.runtime.group_commit import GroupCommit
 from arest.runtime.lockfile import TenantLocked
+from arest.runtime.recent import recent_facts
 from arest.runtime.recovery import ReplayError
 from arest.runtime.runner import changed_cells, run_recording
 from arest.runtime.storage import (
@@ -62,7 +63,7 @@ from arest.runtime.storage import (
 )
 from arest.system.commands import VERBS, Command, Effect, Limits, parse_key
 from arest.system.context import SYSTEM, Context, read_context
-from arest.system.derive import is_derived, rebuilt_on_load, without_derived_facts
+from arest.system.derive import rebuilt_on_load, without_derived_facts
 from arest.system.errors import Refusal, invalid_input
 from arest.version import __version__
 
@@ -84,13 +85,6 @@ next run holds the commit lock throughout."""
 MAX_SNAPSHOTS = Limits().snapshots
 """The most snapshots a tenant holds unless opened with another ``max_snapshots``."""
 
-RECENT_PAGE = 64
-"""Journal entries read at a time by :meth:`Tenant.recent_facts`."""
-
-FOLLOW_WAIT = 0.5
-"""Seconds a tenant on a shared journal waits for news of another process's commit before it
-reads the journal anyway (an announcement lost with a connection is then made up for), and
-the longest its close waits for the thread that follows."""
 
 
 def readings_key(sources: tuple[tuple[str, str], ...]) -> str:
@@ -161,8 +155,7 @@ class Tenant:
         """The database as messages name it."""
         self._shared = storage if isinstance(storage, SharedStorage) else None
         """The storage, when other processes append to its journal too."""
-        self._closing = threading.Event()
-        self._follower: threading.Thread | None = None
+        self._follower: Follower | None = None
 
     @classmethod
     def open(cls, *readings: str | Path, db: str | Path = ":memory:",
@@ -189,7 +182,8 @@ class Tenant:
         except BaseException:
             storage.close()
             raise
-        tenant._start_following()
+        if tenant._shared is not None:
+            tenant._follower = Follower(tenant._shared, tenant.catch_up, tenant._parted)
         return tenant
 
     @property
@@ -342,24 +336,18 @@ class Tenant:
             return self._current
 
     def _catch_up(self, storage: SharedStorage) -> None:
-        """Run the entries other processes appended since the last one D holds, each checked
-        against the digest it recorded, installing D after each.  Holds the commit lock.  An
-        entry that does not replay to its digest parts this tenant from the journal: every
-        later call is refused with :class:`StorageError`."""
-        state, sequence, digest = self._current
-        entries = storage.entries(after=sequence)  # unread: D and the journal still agree
+        """Run the entries other processes appended since the last one D holds, installing D
+        after each (:mod:`arest.runtime.following`).  Holds the commit lock.  An entry that
+        does not replay to its digest parts this tenant from the journal: every later call
+        is refused with :class:`StorageError`."""
+        entries = storage.entries(after=self._current[1])  # a failed read changes nothing
         try:
-            for entry in entries:
-                if entry.sequence != sequence + 1:
-                    raise StorageError(f"{self._shown_as}: the journal skips from entry"
-                                       f" {sequence} to {entry.sequence}")
-                state, digest = recovery.replayed(self._shown_as, state, digest, entry, True)
-                sequence = entry.sequence
-                self._current = (state, sequence, digest)
+            for caught_up in replayed_entries(self._shown_as, self._current, entries):
+                self._current = caught_up
         except (StorageError, ReplayError) as error:
             self._journal.fail(error)
             raise
-        self._journal.kept(sequence)
+        self._journal.kept(self._current[1])
 
     def catch_up(self) -> int:
         """Run now the commands other processes kept in a shared journal since this tenant
@@ -370,28 +358,12 @@ class Tenant:
                 self._catch_up(self._shared)
         return self._current[1]
 
-    def _start_following(self) -> None:
-        """On a shared journal: a thread that waits for other processes' commits to be
-        announced (or :data:`FOLLOW_WAIT`) and catches up, until close."""
-        shared = self._shared
-        if shared is None:
-            return
-
-        def follow() -> None:
-            while not self._closing.is_set():
-                try:
-                    shared.await_news(FOLLOW_WAIT)
-                    if not self._closing.is_set():
-                        self.catch_up()
-                except (StorageError, ReplayError):
-                    try:
-                        self._journal.check()
-                    except StorageError:
-                        return  # parted from the journal: every call says so
-                    self._closing.wait(FOLLOW_WAIT)  # unreachable for now: try again
-
-        self._follower = threading.Thread(target=follow, name="arest-follow", daemon=True)
-        self._follower.start()
+    def _parted(self) -> bool:
+        try:
+            self._journal.check()
+        except StorageError:
+            return True
+        return False
 
     def _checkpoint_if_due(self, committed: tuple[State, int, int]) -> None:
         due = max(CHECKPOINT_EVERY, self._facts // CHECKPOINT_SHARE)
@@ -437,31 +409,7 @@ class Tenant:
         Facts of the readings themselves, of the entity populations and derived facts are
         not listed; a fact asserted again is listed at its latest assertion.
         """
-        state = self._current[0]
-        fact_types = state.get(population_cell("Fact Type"))
-        found: list[dict[str, Any]] = []
-        seen: set[tuple[str, tuple[str, ...]]] = set()
-        before: int | None = None
-        while len(found) < limit:
-            entries = self._storage.recent(before, RECENT_PAGE)
-            for entry in entries:
-                added = json.loads(entry.facts or "{}").get("+", [])
-                for cell, values in reversed(added):
-                    fact = tuple(values)
-                    if (cell, fact) in seen or len(found) >= limit:
-                        continue
-                    seen.add((cell, fact))
-                    relation = state.get(cell)
-                    payload = relation.payload(fact) if isinstance(relation, Relation) else None
-                    if (payload is not None and not is_derived(payload)
-                            and isinstance(fact_types, Relation) and (cell,) in fact_types):
-                        found.append({"fact_type": cell, "values": list(values),
-                                      "time": entry.context.get("now"),
-                                      "sequence": entry.sequence})
-            if len(entries) < RECENT_PAGE:
-                break
-            before = entries[-1].sequence
-        return found
+        return recent_facts(self._storage, self._current[0], limit)
 
     def disk_space_bytes(self) -> int:
         """The database's size on disk: the file, its write-ahead log and its shared-memory
@@ -472,9 +420,8 @@ class Tenant:
         """Wait for the journal, checkpoint when a restart would replay at length, and let
         the database go (to another process, too)."""
         try:
-            self._closing.set()
             if self._follower is not None:
-                self._follower.join()
+                self._follower.stop()
             self._journal.wait(self._current[1])
             if self._current[1] - self._checkpoint_sequence >= CHECKPOINT_EVERY:
                 self.checkpoint()
