@@ -41,14 +41,16 @@ def replayed_entries(shown_as: str, current: Current, entries: Iterable[Entry]
 
 
 class Follower:
-    """A thread that calls ``catch_up`` whenever the storage announces another process's
-    commit, and at least every :data:`FOLLOW_WAIT` seconds, until stopped.  An error while
-    catching up is retried after a wait (the database may be unreachable for a while),
-    unless ``parted()`` says the tenant can go on no more."""
+    """A thread that calls ``catch_up`` whenever the storage announces a commit after the
+    entry ``held()`` names (the last the tenant holds: its own commits are announced too),
+    and at least every :data:`FOLLOW_WAIT` seconds, until stopped.  An error while catching
+    up is retried after a wait (the database may be unreachable for a while), unless
+    ``parted()`` says the tenant can go on no more."""
 
     def __init__(self, storage: SharedStorage, catch_up: Callable[[], object],
-                 parted: Callable[[], bool]) -> None:
+                 parted: Callable[[], bool], held: Callable[[], int]) -> None:
         self._storage, self._catch_up, self._parted = storage, catch_up, parted
+        self._held = held
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._follow, name="arest-follow", daemon=True)
         self._thread.start()
@@ -56,8 +58,9 @@ class Follower:
     def _follow(self) -> None:
         while not self._stopping.is_set():
             try:
-                self._storage.await_news(FOLLOW_WAIT)
-                if not self._stopping.is_set():
+                announced = self._storage.await_news(FOLLOW_WAIT)
+                if not self._stopping.is_set() and (
+                        announced is None or announced > self._held()):
                     self._catch_up()
             except (StorageError, ReplayError):
                 if self._parted():

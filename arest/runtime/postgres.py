@@ -168,20 +168,27 @@ class PostgresStorage:
                 raise JournalMoved(f"{self.path}: journal entry {batch[0].sequence} of tenant"
                                    f" {self.tenant} was kept by another process") from None
 
-    def await_news(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for another process's commit to be announced;
-        whether one was (its entries are then in the journal).  For one thread at a time."""
+    def await_news(self, timeout: float) -> int | None:
+        """Wait up to ``timeout`` seconds for a commit to be announced; the last sequence
+        number announced since the last call (those waiting are read at once), or None when
+        none came, or when the listening connection was lost and made again (announcements
+        were lost with it).  For one thread at a time."""
         try:
-            if self._listening.broken:  # announcements were lost with it: read anyway
+            if self._listening.broken:
                 self._listening.close()
                 self._listening = self._listener()
-                return True
-            for _ in self._listening.notifies(timeout=timeout, stop_after=1):
-                return True
+                return None
+            announced = [int(notice.payload) for notice in
+                         self._listening.notifies(timeout=timeout, stop_after=1)]
+            if announced:
+                announced += [int(notice.payload) for notice in
+                              self._listening.notifies(timeout=0)]
         except psycopg.Error as error:
             raise StorageError(f"{self.path}: stopped hearing from the database"
                                f" ({_reason(error)})") from None
-        return False
+        except ValueError:
+            return None  # a payload not ours on our channel: read the journal to be sure
+        return max(announced, default=None)
 
     def _rows(self, query: str, parameters: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         with self._working("cannot be read"):

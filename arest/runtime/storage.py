@@ -134,9 +134,11 @@ class SharedStorage(Storage, Protocol):
     """A journal other processes append to as well: an append may raise
     :class:`JournalMoved`, and the entries a process missed are read from the journal."""
 
-    def await_news(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for another process's commit to be announced;
-        whether one was.  For one thread at a time."""
+    def await_news(self, timeout: float) -> int | None:
+        """Wait up to ``timeout`` seconds for a commit to be announced (by any process, this
+        one too); the last sequence number announced since the last call, or None when
+        none was in that time (or announcements may have been lost).  For one thread at a
+        time."""
         ...
 
 

@@ -183,7 +183,8 @@ class Tenant:
             storage.close()
             raise
         if tenant._shared is not None:
-            tenant._follower = Follower(tenant._shared, tenant.catch_up, tenant._parted)
+            tenant._follower = Follower(tenant._shared, tenant.catch_up, tenant._parted,
+                                        lambda: tenant._current[1])
         return tenant
 
     @property
@@ -230,6 +231,10 @@ class Tenant:
             exclusive = attempt >= OPTIMISTIC_ATTEMPTS
             outer: AbstractContextManager[Any] = self._committing if exclusive else nullcontext()
             with outer:
+                if exclusive and self._shared is not None:
+                    # Another process may be ahead: a precondition is checked, and a command
+                    # that lost the race runs, on the journal's latest D.
+                    self._catch_up(self._shared)
                 snapshot, seen, _ = self._current
                 refused = None if precondition is None else precondition(snapshot)
                 if refused is not None:

@@ -6,11 +6,14 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import arest
+from arest.rest.answer import etag
 from arest.runtime import StorageError
+from arest.system.commands import Command
 from tests.postgres import Database, query, run_sql
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -177,3 +180,42 @@ def test_a_lost_connection_is_made_again(pg_database: Database) -> None:
     with arest.Tenant.open(ORDERS, db=url(pg_database)) as again:
         assert again.digest == digest
         assert arest.apply(again.state, "read:Customer", "cy@x")[0]["Name"] == "Cy"
+
+
+def test_a_precondition_is_checked_on_the_journals_latest_d(pg_database: Database) -> None:
+    """A version read through one tenant object is current through another at once, and of
+    writers racing through both on one version, exactly one commits."""
+    with arest.Tenant.open(ORDERS, db=url(pg_database)) as first, arest.Tenant.open(
+            ORDERS, db=url(pg_database)) as second:
+        first.call("create:Customer", {"id": "ann@x", "Name": "Ann"})
+        version = etag(arest.apply(first.state, "read:Customer", "ann@x")[0])
+        out = second.run(Command("update", "Customer", {"id": "ann@x", "Name": "Annie"}),
+                         precondition=_unless_changed_from(version))
+        assert "error" not in out, out
+        version = etag(arest.apply(second.state, "read:Customer", "ann@x")[0])
+        outputs: list[dict[str, Any]] = []
+        start = threading.Barrier(6)
+
+        def write(number: int) -> None:
+            start.wait()
+            tenant = (first, second)[number % 2]
+            outputs.append(tenant.run(
+                Command("update", "Customer", {"id": "ann@x", "Name": f"Ann {number}"}),
+                precondition=_unless_changed_from(version)))
+
+        threads = [threading.Thread(target=write, args=(n,)) for n in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted("error" in out for out in outputs) == [False] + [True] * 5
+        assert first.catch_up() == second.catch_up() == 3
+        assert first.digest == second.digest
+
+
+def _unless_changed_from(version: str) -> Any:
+    def holds(state: Any) -> dict[str, Any] | None:
+        out, _ = arest.apply(state, "read:Customer", {"id": "ann@x"})
+        return None if "error" not in out and etag(out) == version else {
+            "error": {"code": "precondition_failed", "message": "changed"}}
+    return holds
