@@ -219,3 +219,44 @@ def _unless_changed_from(version: str) -> Any:
         return None if "error" not in out and etag(out) == version else {
             "error": {"code": "precondition_failed", "message": "changed"}}
     return holds
+
+
+def test_a_tenant_on_other_readings_parts_from_the_journal(pg_database: Database,
+                                                           tmp_path: Path) -> None:
+    """A command another process kept that does not replay here as it recorded (other
+    readings) is never taken silently: the tenant refuses every call from then on."""
+    with_phone, without = tmp_path / "with.md", tmp_path / "without.md"
+    with_phone.write_text("Customer(.id) is an entity type.\nCustomer has Phone.\n")
+    without.write_text("Customer(.id) is an entity type.\n")
+    with arest.Tenant.open(without, db=url(pg_database)) as other, arest.Tenant.open(
+            with_phone, db=url(pg_database)) as tenant:
+        assert not tenant.call("create:Customer", {"id": "c1", "Phone": "1"})["rejected"]
+        with pytest.raises(StorageError) as caught:
+            other.catch_up()
+        assert "journal entry 1 (create:Customer) is not accepted" in str(caught.value)
+        with pytest.raises(StorageError):
+            other.call("create:Customer", {"id": "c2"})
+
+
+def test_statements_run_within_the_journal_transaction(pg_database: Database) -> None:
+    from arest.runtime.postgres import PostgresStorage
+    from arest.runtime.storage import Pending
+
+    run_sql(pg_database, "CREATE TABLE mirrored (sequence bigint)")
+    storage = PostgresStorage(url(pg_database))
+    try:
+        def mirror(sequence: int) -> Any:
+            return lambda connection: connection.execute(
+                "INSERT INTO public.mirrored VALUES (%s)", (sequence,))
+
+        storage.append([Pending(1, "snapshot", "{}", "{}", "v1:0", "{}")], within=mirror(1))
+
+        def refuse(connection: Any) -> None:
+            connection.execute("INSERT INTO public.mirrored VALUES ('not a number')")
+
+        with pytest.raises(StorageError):
+            storage.append([Pending(2, "snapshot", "{}", "{}", "v1:0", "{}")], within=refuse)
+        assert [entry.sequence for entry in storage.entries()] == [1]
+    finally:
+        storage.close()
+    assert query(pg_database, "SELECT sequence FROM public.mirrored") == [("1",)]
