@@ -3,6 +3,7 @@ at once are each kept exactly once, and every server comes to serve the same D; 
 killed mid-load loses nothing it acknowledged.  Real processes over HTTP."""
 
 import json
+import random
 import signal
 import socket
 import subprocess
@@ -13,6 +14,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 import arest
 from tests.postgres import Database, query
@@ -146,6 +149,44 @@ def test_a_server_killed_mid_load_loses_nothing_it_acknowledged(pg_database: Dat
         restarted, port = serving(db)
         servers.append((restarted, port))
         assert converged([port, survivor], found)
+    finally:
+        for server, _ in servers:
+            if server.poll() is None:
+                server.send_signal(signal.SIGTERM)
+                server.wait(timeout=60)
+    kept_once(pg_database, acknowledged)
+
+
+@pytest.mark.slow
+def test_servers_killed_in_turn_under_load_lose_nothing_and_converge(
+        pg_database: Database) -> None:
+    """Three servers under load; five times one of them (in a fixed random order) is killed
+    with SIGKILL once writes flow, and started again."""
+    db = f"{pg_database.url}&tenant=shop"
+    servers = [serving(db) for _ in range(3)]
+    acknowledged: list[str] = []
+    chosen = random.Random(7)
+    try:
+        for round_ in range(5):
+            victim = chosen.randrange(len(servers))
+            flowing = len(acknowledged) + 8
+
+            def kill_once_writes_flow(process: subprocess.Popen[str] = servers[victim][0],
+                                      at: int = flowing) -> None:
+                while len(acknowledged) < at:
+                    time.sleep(0.01)
+                process.send_signal(signal.SIGKILL)
+
+            killer = threading.Thread(target=kill_once_writes_flow)
+            killer.start()
+            write_through([port for _, port in servers], 6, acknowledged, f"r{round_}-")
+            killer.join()
+            servers[victim][0].wait(timeout=60)
+            servers[victim] = serving(db)
+        ports = [port for _, port in servers]
+        found = customer_ids(ports[0])
+        assert set(acknowledged) <= found
+        assert converged(ports, found)
     finally:
         for server, _ in servers:
             if server.poll() is None:
