@@ -15,8 +15,6 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 import arest
 from tests.postgres import Database, query
 
@@ -157,7 +155,6 @@ def test_a_server_killed_mid_load_loses_nothing_it_acknowledged(pg_database: Dat
     kept_once(pg_database, acknowledged)
 
 
-@pytest.mark.slow
 def test_servers_killed_in_turn_under_load_lose_nothing_and_converge(
         pg_database: Database) -> None:
     """Three servers under load; five times one of them (in a fixed random order) is killed
