@@ -336,8 +336,9 @@ class Tenant:
             except JournalMoved:
                 self._catch_up(storage)
                 continue
-            self._current = (after, entry.sequence, digest)
+            # Durable before it is installed: whoever reads this D finds it in the journal.
             self._journal.kept(entry.sequence)
+            self._current = (after, entry.sequence, digest)
             return self._current
 
     def _catch_up(self, storage: SharedStorage) -> None:
@@ -348,11 +349,11 @@ class Tenant:
         entries = storage.entries(after=self._current[1])  # a failed read changes nothing
         try:
             for caught_up in replayed_entries(self._shown_as, self._current, entries):
+                self._journal.kept(caught_up[1])
                 self._current = caught_up
         except (StorageError, ReplayError) as error:
             self._journal.fail(error)
             raise
-        self._journal.kept(self._current[1])
 
     def catch_up(self) -> int:
         """Run now the commands other processes kept in a shared journal since this tenant
