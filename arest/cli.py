@@ -269,7 +269,7 @@ def sql_command(readings: tuple[str, ...], dialect: str, db: str | None) -> None
         except ReadingError as error:
             _fail(str(error))
     else:
-        if db != ":memory:" and not Path(db).is_file():
+        if db != ":memory:" and not is_postgresql(db) and not Path(db).is_file():
             _fail(f"no database at {db}: give the path of a tenant's database (arest apply"
                   " and arest serve keep one), or no --db for the readings alone")
         with _open(readings, db) as tenant:
@@ -298,7 +298,7 @@ def export_command(readings: tuple[str, ...], db: str, dialect: str, data_only: 
       arest export readings/orders --db shop.db > shop.sql
       arest export readings/orders --db shop.db --dialect postgresql --data-only
     """
-    if db != ":memory:" and not Path(db).is_file():
+    if db != ":memory:" and not is_postgresql(db) and not Path(db).is_file():
         _fail(f"no database at {db}: give the path of a tenant's database (arest apply"
               " and arest serve keep one)")
     with _open(readings, db) as tenant:
@@ -480,6 +480,9 @@ def backup_command(database: str, destination: str) -> None:
     """
     from arest.runtime.backup import backup
 
+    if is_postgresql(database):
+        _fail(f"{_shown(database)} is a tenant in PostgreSQL: back it up with PostgreSQL's"
+              " own tools, e.g. pg_dump --schema=TENANT (docs/scale.md)")
     try:
         entries = backup(database, destination)
     except FileExistsError as error:

@@ -314,3 +314,14 @@ def test_an_unreachable_postgresql_is_an_error_without_its_password(
     result = CliRunner().invoke(main, ["apply", "schema", "--readings", str(ORDERS), "--db", db])
     assert result.exit_code == 1
     assert "cannot connect" in result.output and "hunter2" not in result.output
+
+
+def test_export_reads_a_tenant_in_postgresql_and_backup_points_to_pg_dump(
+        pg_database: Database, tmp_path: Path) -> None:
+    db = f"{pg_database.url}&tenant=shop"
+    with Tenant.open(ORDERS, db=db) as tenant:
+        tenant.call("create:Customer", {"id": "ann@x", "Name": "Ann"})
+        status, output = run("export", ORDERS, "--db", db, "--data-only")  # while it serves
+    assert status == 0 and "'ann@x'" in output, output
+    status, output = run("backup", db, str(tmp_path / "copy.db"))
+    assert status == 1 and "pg_dump --schema=TENANT" in output
