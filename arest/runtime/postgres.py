@@ -168,6 +168,11 @@ class PostgresStorage:
                 raise JournalMoved(f"{self.path}: journal entry {batch[0].sequence} of tenant"
                                    f" {self.tenant} was kept by another process") from None
 
+    def last_sequence(self) -> int:
+        """The sequence number of the last entry kept, by any process (0: none)."""
+        rows = self._rows("SELECT coalesce(max(sequence), 0) FROM {s}.arest_journal", ())
+        return int(rows[0][0])
+
     def await_news(self, timeout: float) -> int | None:
         """Wait up to ``timeout`` seconds for a commit to be announced; the last sequence
         number announced since the last call (those waiting are read at once), or None when

@@ -134,6 +134,10 @@ class SharedStorage(Storage, Protocol):
     """A journal other processes append to as well: an append may raise
     :class:`JournalMoved`, and the entries a process missed are read from the journal."""
 
+    def last_sequence(self) -> int:
+        """The sequence number of the last entry kept, by any process (0: none)."""
+        ...
+
     def await_news(self, timeout: float) -> int | None:
         """Wait up to ``timeout`` seconds for a commit to be announced (by any process, this
         one too); the last sequence number announced since the last call, or None when

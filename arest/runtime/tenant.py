@@ -227,6 +227,7 @@ class Tenant:
             return refusal.envelope
         self._journal.check()
         attempt = 0 if precondition is None else OPTIMISTIC_ATTEMPTS
+        rechecked = False
         while True:
             exclusive = attempt >= OPTIMISTIC_ATTEMPTS
             outer: AbstractContextManager[Any] = self._committing if exclusive else nullcontext()
@@ -245,6 +246,10 @@ class Tenant:
                                                                     context)
                 if refused is not None or after is snapshot:
                     committed = None
+                    if refused is None and not rechecked and self._refused_on_stale_d(out, seen):
+                        rechecked = True  # run again on the journal's latest D, once
+                        attempt = max(attempt, OPTIMISTIC_ATTEMPTS)
+                        continue
                 else:
                     inner: AbstractContextManager[Any] = (nullcontext() if exclusive
                                                           else self._committing)
@@ -259,6 +264,13 @@ class Tenant:
             if committed is not None:
                 self._checkpoint_if_due(committed)
             return out
+
+    def _refused_on_stale_d(self, out: dict[str, Any], seen: int) -> bool:
+        """Whether a command was refused (an error or a rejection) on a D the shared
+        journal has gone past: another process's commands may have made it acceptable.
+        A journal of one writer is never ahead of its D."""
+        return (self._shared is not None and ("error" in out or bool(out.get("rejected")))
+                and self._shared.last_sequence() > seen)
 
     def read_now(self, command: Command, source: str = SYSTEM) -> dict[str, Any] | None:
         """The output of a command that reads D (its verb's effect is READS), on the current

@@ -260,3 +260,38 @@ def test_statements_run_within_the_journal_transaction(pg_database: Database) ->
     finally:
         storage.close()
     assert query(pg_database, "SELECT sequence FROM public.mirrored") == [("1",)]
+
+
+def test_whole_d_commands_through_one_tenant_converge_with_writes_through_another(
+        pg_database: Database) -> None:
+    """snapshot, rollback and compile (which take all of D) through one tenant object while
+    another creates customers: both end on one D, and a reopen replays to it."""
+    with arest.Tenant.open(ORDERS, db=url(pg_database)) as writer, arest.Tenant.open(
+            ORDERS, db=url(pg_database)) as keeper:
+        keeper.call("snapshot", {"label": "empty"})
+        done = threading.Event()
+
+        def create() -> None:
+            for n in range(30):
+                writer.call("create:Customer", {"id": f"c{n}@x", "Name": f"C{n}"})
+            done.set()
+
+        thread = threading.Thread(target=create)
+        thread.start()
+        for n in range(4):
+            keeper.call("snapshot", {"label": f"s{n}"})
+            keeper.call("rollback", {"id": "empty"})
+        keeper.call("compile", {"readings": "Customer has Phone.\n"})
+        thread.join()
+        assert done.is_set()
+        # Phone came with keeper's compile: a refusal on a D without it is run again.
+        out = writer.call("create:Customer", {"id": "last@x", "Name": "L", "Phone": "1"})
+        assert not out.get("rejected") and "error" not in out, out
+        assert writer.catch_up() == keeper.catch_up()
+        assert writer.digest == keeper.digest
+        listed = arest.apply(keeper.state, "list:Customer", {"limit": 1000})[0]
+        assert listed == arest.apply(writer.state, "list:Customer", {"limit": 1000})[0]
+        digest = writer.digest
+    with arest.Tenant.open(ORDERS, db=url(pg_database)) as again:
+        assert again.digest == digest
+        assert arest.apply(again.state, "read:Customer", "last@x")[0]["Phone"] == ["1"]
