@@ -29,6 +29,7 @@ def test_two_tenants_share_a_database_one_schema_each(pg_database: Database) -> 
             ORDERS, db=url(pg_database, "west")) as west:
         east.call("create:Customer", {"id": "ann@x", "Name": "Ann"})
         west.call("create:Customer", {"id": "bo@x", "Name": "Bo"})
+        assert east.disk_space_bytes() > 0  # its tables and their indexes
     with arest.Tenant.open(ORDERS, db=url(pg_database, "east")) as east:
         listed = arest.apply(east.state, "list:Customer")[0]
         assert [c["id"] for c in listed["items"]] == ["ann@x"]
