@@ -50,8 +50,6 @@ TABLES = {
     "arest_refers": "(cell text NOT NULL, address text NOT NULL, PRIMARY KEY (cell, address))",
 }
 
-UNIQUE_VIOLATION = "23505"
-
 
 class PostgresStorage:
     """A tenant's journal and checkpoints in a schema of a PostgreSQL database: one
@@ -179,8 +177,8 @@ class PostgresStorage:
         none came, or when the listening connection was lost and made again (announcements
         were lost with it).  For one thread at a time."""
         try:
-            if self._listening.broken:
-                self._listening.close()
+            if self._listening.broken or self._listening.closed:
+                self._listening.close()  # a reconnection that fails leaves it closed
                 self._listening = self._listener()
                 return None
             announced = [int(notice.payload) for notice in
