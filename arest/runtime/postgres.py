@@ -235,16 +235,20 @@ class PostgresStorage:
         """Keep the cells changed since the checkpoint as of ``since`` (None: ``cells`` is
         every cell, and any other is dropped); False, keeping nothing, when the checkpoint
         kept now is another (a process checkpointed meanwhile): then give every cell.  A
-        checkpoint as new as ``sequence`` or newer is left as it is."""
+        checkpoint as new as ``sequence`` or newer is left as it is, and so is one under
+        other readings unless ``cells`` is every cell (a process that opened under new
+        readings replaces it; one still running on the old readings does not)."""
         with self._working("cannot keep a checkpoint"), self._db.transaction():
-            locked = self._db.execute(self._statement(
-                "SELECT name, value FROM {s}.arest_meta WHERE name IN ('checkpoint',"
-                " 'checkpoint key') FOR UPDATE"))
-            kept: dict[str, str] = dict(locked.fetchall())
-            same_key = kept.get("checkpoint key") == key
+            # One checkpointer at a time, the first checkpoint too (no row to lock yet).
+            self._db.execute("SELECT pg_advisory_xact_lock(hashtext(%s))",
+                             (f"arest checkpoint {self.tenant}",))
+            kept = self._meta()
+            same_key = kept.get("checkpoint key", key) == key
             at = int(kept["checkpoint"]) if same_key and "checkpoint" in kept else None
             if at is not None and at >= sequence:
                 return True
+            if since is not None and not same_key:
+                return True  # a process on other readings leaves their checkpoint alone
             if since is not None and at != since:
                 return False
             self._write_cells(cells, whole=since is None or not same_key)
