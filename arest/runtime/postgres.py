@@ -9,7 +9,7 @@ format, prefixed ``arest_`` so that they sit beside tables mirroring the populat
   processes appending under one sequence number conflict, and the one that loses gets
   :class:`~arest.runtime.storage.JournalMoved` (it catches up and tries again);
 - ``arest_meta``, ``arest_cells``, ``arest_shared``, ``arest_refers``: the last checkpoint,
-  written by one process at a time (the ``checkpoint`` row is locked), never going back;
+  written by one process at a time (an advisory lock), never going back;
 - ``arest_base``: the compiled base readings.
 
 Each append notifies the channel named after the schema (``NOTIFY``, delivered when its
