@@ -42,6 +42,7 @@ from arest.forml2.urls import slug
 from arest.pictures import guards, machine_svg, tables_svg
 from arest.rest.openapi import document
 from arest.runtime import ReplayError, StorageError, Tenant, TenantLocked
+from arest.runtime.database_url import is_postgresql, shown
 from arest.runtime.tenant import MAX_SNAPSHOTS
 from arest.system.context import HUMAN
 from arest.system.machines import machine_of
@@ -305,7 +306,7 @@ def sql_command(readings: tuple[str, ...], dialect: str, db: str | None) -> None
         except ReadingError as error:
             _fail(str(error))
     else:
-        if db != ":memory:" and not Path(db).is_file():
+        if db != ":memory:" and not is_postgresql(db) and not Path(db).is_file():
             _fail(f"no database at {db}: give the path of a tenant's database (arest apply"
                   " and arest serve keep one), or no --db for the readings alone")
         with _open(readings, db) as tenant:
@@ -335,7 +336,7 @@ def export_command(readings: tuple[str, ...], db: str, dialect: str, data_only: 
       arest export readings/orders --db shop.db > shop.sql
       arest export readings/orders --db shop.db --dialect postgresql --data-only
     """
-    if db != ":memory:" and not Path(db).is_file():
+    if db != ":memory:" and not is_postgresql(db) and not Path(db).is_file():
         _fail(f"no database at {db}: give the path of a tenant's database (arest apply"
               " and arest serve keep one)")
     with _open(readings, db) as tenant:
@@ -371,8 +372,10 @@ def export_command(readings: tuple[str, ...], db: str, dialect: str, data_only: 
 @click.option("--readings", "readings", multiple=True, type=_READINGS, metavar="PATH",
               envvar="AREST_READINGS_DIR",
               help="A readings file or folder of *.md (repeatable; AREST_READINGS_DIR).")
-@click.option("--db", metavar="PATH", envvar="AREST_DB",
-              help="The SQLite database (AREST_DB); ':memory:' keeps nothing."
+@click.option("--db", metavar="PATH|URL", envvar="AREST_DB",
+              help="The database (AREST_DB): a SQLite file; ':memory:' keeps nothing;"
+                   " postgresql://…?tenant=NAME keeps the tenant in PostgreSQL, where several"
+                   " servers may serve it (docs/scale.md)."
                    "  [default: arest.db in the first readings folder, else here]")
 @click.option("--tags", metavar="A,B,…",
               help="The tool tags to serve, comma-separated  [default: entity,introspection]")
@@ -455,7 +458,8 @@ def mcp_command(paths: tuple[str, ...], mode: str, url: str | None, api_key: str
     with _stopped_by_signals("mcp", exit_after=True):
         tenant = _open(readings, database, max_snapshots)
         click.echo(f"arest mcp: mode {mode}, readings {', '.join(readings) or '(metamodel only)'},"
-                   f" database {database}, tools {', '.join(v.name for v in active.listed())},"
+                   f" database {_shown(database)},"
+                   f" tools {', '.join(v.name for v in active.listed())},"
                    f" permissions {_listed(principal.permissions)}", err=True)
         with tenant:
             serve(tenant, active, principal)
@@ -514,6 +518,9 @@ def backup_command(database: str, destination: str) -> None:
     """
     from arest.runtime.backup import backup
 
+    if is_postgresql(database):
+        _fail(f"{_shown(database)} is a tenant in PostgreSQL: back it up with PostgreSQL's"
+              " own tools, e.g. pg_dump --schema=TENANT (docs/scale.md)")
     try:
         entries = backup(database, destination)
     except FileExistsError as error:
@@ -544,8 +551,10 @@ def _listed(permissions: frozenset[str]) -> str:
 
 @main.command("serve")
 @click.argument("readings", nargs=-1, type=_READINGS)
-@click.option("--db", metavar="PATH", envvar="AREST_DB",
-              help="The SQLite database (AREST_DB); ':memory:' keeps nothing."
+@click.option("--db", metavar="PATH|URL", envvar="AREST_DB",
+              help="The database (AREST_DB): a SQLite file; ':memory:' keeps nothing;"
+                   " postgresql://…?tenant=NAME keeps the tenant in PostgreSQL, where several"
+                   " servers may serve it (docs/scale.md)."
                    "  [default: arest.db in the first readings folder, else here]")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to serve.")
 @click.option("--port", default=4009, show_default=True, type=click.IntRange(1, 65535))
@@ -617,7 +626,7 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
         routed = "; ".join(f"{name} {', '.join(routes.paths())}"
                            for name, routes in mounted.items())
         click.echo(f"arest serve: http://{host}:{port} ({routed}), readings"
-                   f" {', '.join(readings) or '(metamodel only)'}, database {database}"
+                   f" {', '.join(readings) or '(metamodel only)'}, database {_shown(database)}"
                    f", {_keys(access)}", err=True)
         config = uvicorn.Config(web_app(web, list(mounted.values())), host=host, port=port,
                                 log_level="warning")
@@ -675,7 +684,7 @@ def _open(readings: tuple[str, ...], database: str, max_snapshots: int = MAX_SNA
           ) -> Tenant:
     """The tenant, or exit: 2 when the database is open elsewhere, 1 when it cannot be used."""
     folder = Path(database).parent
-    if database != ":memory:" and not folder.is_dir():
+    if database != ":memory:" and not is_postgresql(database) and not folder.is_dir():
         _fail(f"no folder {folder} for the database {database}: create it or choose"
               " another --db")
     try:
@@ -685,7 +694,12 @@ def _open(readings: tuple[str, ...], database: str, max_snapshots: int = MAX_SNA
     except (ReadingError, ReplayError, StorageError) as error:
         _fail(str(error))
     except OSError as error:
-        _fail(f"cannot open the database {database}: {error.strerror or error}")
+        _fail(f"cannot open the database {_shown(database)}: {error.strerror or error}")
+
+
+def _shown(database: str) -> str:
+    """The database as the banner names it: a PostgreSQL URL without its password."""
+    return shown(database) if is_postgresql(database) else database
 
 
 def client_configuration(mode: str, url: str | None, readings: tuple[str, ...],
@@ -703,7 +717,8 @@ def client_configuration(mode: str, url: str | None, readings: tuple[str, ...],
         args += ["--url", url]
     args += [str(Path(path).resolve()) for path in readings]
     if db:
-        args += ["--db", db if db == ":memory:" else str(Path(db).resolve())]
+        args += ["--db", db if db == ":memory:" or is_postgresql(db)
+                 else str(Path(db).resolve())]
     for option, value in (("--tags", tags), ("--include-tools", include_tools),
                           ("--exclude-tools", exclude_tools), ("--permissions", permissions)):
         if value:

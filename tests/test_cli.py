@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from arest.cli import main
 from arest.runtime import Tenant
+from tests.postgres import Database
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -323,3 +324,35 @@ def test_sql_errors(tmp_path: Path) -> None:
     assert code == 1 and "no database at" in err and not (tmp_path / "none.db").exists()
     code, _, err = invoke("sql", ORDERS, "--dialect", "mysql")
     assert code == 2 and "'sqlite', 'postgresql'" in err
+
+
+def test_apply_and_mcp_take_a_postgresql_url(pg_database: Database) -> None:
+    db = f"{pg_database.url}&tenant=shop"
+    status, output = run("apply", "create:Customer", '{"id": "ann@x", "Name": "Ann"}',
+                         "--readings", str(ORDERS), "--db", db)
+    assert status == 0, output
+    status, output = run("apply", "read:Customer", '"ann@x"', "--readings", str(ORDERS),
+                         "--db", db)
+    assert status == 0 and json.loads(output)["Name"] == "Ann"
+    status, output = run("mcp", str(ORDERS), "--db", db, "--print-config")
+    assert status == 0 and json.loads(output)["mcpServers"]["arest"]["args"][-1] == db
+
+
+def test_an_unreachable_postgresql_is_an_error_without_its_password(
+        pg_database: Database) -> None:
+    db = f"{pg_database.url}&tenant=shop".replace("arest@", "arest:hunter2@").replace(
+        "port=5432", "port=1")
+    result = CliRunner().invoke(main, ["apply", "schema", "--readings", str(ORDERS), "--db", db])
+    assert result.exit_code == 1
+    assert "cannot connect" in result.output and "hunter2" not in result.output
+
+
+def test_export_reads_a_tenant_in_postgresql_and_backup_points_to_pg_dump(
+        pg_database: Database, tmp_path: Path) -> None:
+    db = f"{pg_database.url}&tenant=shop"
+    with Tenant.open(ORDERS, db=db) as tenant:
+        tenant.call("create:Customer", {"id": "ann@x", "Name": "Ann"})
+        status, output = run("export", ORDERS, "--db", db, "--data-only")  # while it serves
+    assert status == 0 and "'ann@x'" in output, output
+    status, output = run("backup", db, str(tmp_path / "copy.db"))
+    assert status == 1 and "pg_dump --schema=TENANT" in output

@@ -51,6 +51,20 @@ class GroupCommit:
             raise StorageError(f"the journal could not be written ({self._broken}); the"
                                " tenant holds commands it could not keep: open it again")
 
+    def kept(self, sequence: int) -> None:
+        """Record that every entry up to ``sequence`` is durable, kept without the queue (a
+        shared journal's entries are kept in the transaction that commits them)."""
+        with self._ready:
+            self.durable = max(self.durable, sequence)
+            self._ready.notify_all()
+
+    def fail(self, error: BaseException) -> None:
+        """Break the queue: D and the journal parted, so every waiter gets
+        :class:`StorageError` from now on."""
+        with self._ready:
+            self._broken = error
+            self._ready.notify_all()
+
     def wait(self, sequence: int) -> None:
         """Return when every entry up to ``sequence`` is durable, writing batches as needed."""
         with self._ready:

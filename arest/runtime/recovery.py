@@ -137,6 +137,33 @@ def _mismatch(db: str | Path, entry: Entry, digest: int, delta: Delta) -> Storag
         f" {recorded(0, delta)[1][:400]}, the journal recorded {(entry.facts or '{}')[:400]}")
 
 
+def replayed(db: str | Path, state: State, digest: int, entry: Entry, checked: bool
+             ) -> tuple[State, int]:
+    """D and its digest after one journal entry, run again with its recorded context; when
+    ``checked`` (the journal was written under these readings), the digest it recorded must
+    be the one the run gives (see the module)."""
+    try:
+        out, after, footprint = run_recording(
+            state, parse_key(entry.key, entry.input), read_context(entry.context))
+    except Refusal as refusal:
+        out, after, footprint = refusal.envelope, state, None
+    if "error" in out or out.get("rejected"):
+        if checked:  # SYSTEM is deterministic: it accepted this entry on these readings
+            raise StorageError(
+                f"{db}: journal entry {entry.sequence} ({entry.key}) is not accepted on"
+                f" the readings it was written under ({described(out)}): the entry was"
+                " damaged or altered")
+        raise ReplayError(f"{db}: journal entry {entry.sequence} ({entry.key}) is not"
+                          f" accepted on these readings: {described(out)}")
+    delta = asserted_delta(state, after, changed_cells(state, after, footprint))
+    digest = advanced(digest, delta)
+    if checked and entry.digest is not None and _recorded(
+        db, entry.digest, f"journal entry {entry.sequence}"
+    ) not in (None, digest):
+        raise _mismatch(db, entry, digest, delta)
+    return after, digest
+
+
 def recover(storage: Storage, db: str | Path, key: str,
             sources: tuple[tuple[str, str], ...]) -> Recovered:
     """D for these readings from the database: checkpoint + replay, checked (see the module)."""
@@ -153,26 +180,8 @@ def recover(storage: Storage, db: str | Path, key: str,
         digest, checkpointed, start = state_digest(state), EMPTY_STATE, 0
     sequence = start
     for entry in storage.entries(after=start):
-        try:
-            out, after, footprint = run_recording(
-                state, parse_key(entry.key, entry.input), read_context(entry.context))
-        except Refusal as refusal:
-            out, after, footprint = refusal.envelope, state, None
-        if "error" in out or out.get("rejected"):
-            if checked:  # SYSTEM is deterministic: it accepted this entry on these readings
-                raise StorageError(
-                    f"{db}: journal entry {entry.sequence} ({entry.key}) is not accepted on"
-                    f" the readings it was written under ({described(out)}): the entry was"
-                    " damaged or altered")
-            raise ReplayError(f"{db}: journal entry {entry.sequence} ({entry.key}) is not"
-                              f" accepted on these readings: {described(out)}")
-        delta = asserted_delta(state, after, changed_cells(state, after, footprint))
-        digest = advanced(digest, delta)
-        if checked and entry.digest is not None and _recorded(
-            db, entry.digest, f"journal entry {entry.sequence}"
-        ) not in (None, digest):
-            raise _mismatch(db, entry, digest, delta)
-        state, sequence = after, entry.sequence
+        state, digest = replayed(db, state, digest, entry, checked)
+        sequence = entry.sequence
     rebased = not checked and sequence > start
     if rebased:
         found = alethic(all_violations(state))

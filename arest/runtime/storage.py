@@ -1,4 +1,5 @@
-"""Where a tenant's accepted commands are kept: a journal, in memory or in SQLite.
+"""Where a tenant's accepted commands are kept: a journal, in memory, in SQLite or in
+PostgreSQL (:mod:`arest.runtime.postgres`, shared by several processes).
 
 A journal entry is one accepted command: its sequence number, key, input and context (the
 time and the signal source), so that replaying the journal on the same readings rebuilds the
@@ -28,14 +29,21 @@ import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from arest.runtime.codec import Encoded
+from arest.runtime.database_url import is_postgresql
 from arest.runtime.integrity import FORMAT, OLDER_FORMATS, StorageError, check, create
 from arest.runtime.lockfile import LockFile
 
-__all__ = ["FORMAT", "OLDER_FORMATS", "Entry", "MemoryStorage", "Pending", "Restored",
-           "SqliteStorage", "Storage", "StorageError", "open_storage"]
+__all__ = ["FORMAT", "OLDER_FORMATS", "Entry", "JournalMoved", "MemoryStorage", "Pending",
+           "Restored", "SharedStorage", "SqliteStorage", "Storage", "StorageError", "open_storage"]
+
+
+class JournalMoved(StorageError):
+    """Raised by a shared storage's ``append`` when another process kept an entry under one
+    of the batch's sequence numbers first; nothing of the batch is kept.  The appender
+    reads the entries it missed and tries again."""
 
 class Entry(NamedTuple):
     """One accepted command as kept: ``digest`` is the digest of the asserted facts after
@@ -101,10 +109,13 @@ class Storage(Protocol):
         ...
 
     def checkpoint(self, sequence: int, key: str, cells: dict[str, Encoded | None],
-                   digest: str) -> None:
-        """Keep the cells that changed (None: gone) as of journal entry ``sequence``, for the
-        readings with this key, with the digest of D's asserted facts; one transaction.
-        Each shared cell is kept once, and one that no cell refers to any more is dropped."""
+                   digest: str, since: int | None = None) -> bool:
+        """Keep the cells that changed (None: gone) since the checkpoint as of ``since``
+        (None: ``cells`` is every cell), as of journal entry ``sequence``, for the readings
+        with this key, with the digest of D's asserted facts; one transaction.  Each shared
+        cell is kept once, and one that no cell refers to any more is dropped.  False when
+        a shared storage holds another checkpoint than ``since`` (nothing kept: give every
+        cell); a storage with one writer holds the one it last kept and answers True."""
         ...
 
     def restore(self, key: str) -> Restored | None:
@@ -116,6 +127,23 @@ class Storage(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class SharedStorage(Storage, Protocol):
+    """A journal other processes append to as well: an append may raise
+    :class:`JournalMoved`, and the entries a process missed are read from the journal."""
+
+    def last_sequence(self) -> int:
+        """The sequence number of the last entry kept, by any process (0: none)."""
+        ...
+
+    def await_news(self, timeout: float) -> int | None:
+        """Wait up to ``timeout`` seconds for a commit to be announced (by any process, this
+        one too); the last sequence number announced since the last call, or None when
+        none was in that time (or announcements may have been lost).  For one thread at a
+        time."""
+        ...
 
 
 class MemoryStorage:
@@ -135,8 +163,8 @@ class MemoryStorage:
         self._base = (key, state)
 
     def checkpoint(self, sequence: int, key: str, cells: dict[str, Encoded | None],
-                   digest: str) -> None:
-        return None  # a memory journal dies with the process: nothing to restart from
+                   digest: str, since: int | None = None) -> bool:
+        return True  # a memory journal dies with the process: nothing to restart from
 
     def restore(self, key: str) -> Restored | None:
         return None
@@ -236,7 +264,7 @@ class SqliteStorage:
             self._db.execute("INSERT INTO base VALUES (?, ?)", (key, state))
 
     def checkpoint(self, sequence: int, key: str, cells: dict[str, Encoded | None],
-                   digest: str) -> None:
+                   digest: str, since: int | None = None) -> bool:
         with self._lock, self._db:
             self._db.execute("BEGIN")
             stored = self._db.execute("SELECT value FROM meta WHERE name='checkpoint key'")
@@ -262,6 +290,7 @@ class SqliteStorage:
             self._db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [
                 ("checkpoint key", key), ("checkpoint", str(sequence)),
                 ("checkpoint digest", digest)])
+        return True
 
     def restore(self, key: str) -> Restored | None:
         meta = dict(self._rows("SELECT name, value FROM meta", ()))
@@ -331,7 +360,8 @@ def _opened(real: Path, shown: str, lock_file: LockFile) -> tuple[sqlite3.Connec
 
 
 def open_storage(db: str | Path) -> Storage:
-    """``:memory:`` → :class:`MemoryStorage`; a path → :class:`SqliteStorage`.
+    """``:memory:`` → :class:`MemoryStorage`; ``postgresql://…`` → ``PostgresStorage``
+    (:mod:`arest.runtime.postgres`, which needs psycopg); a path → :class:`SqliteStorage`.
 
     >>> journal = open_storage(":memory:")
     >>> journal.append([Pending(1, "create:Order", '{"id": "o1"}', '{"source": "Agent"}',
@@ -343,4 +373,12 @@ def open_storage(db: str | Path) -> Storage:
     """
     if str(db) == ":memory:":
         return MemoryStorage()
+    if is_postgresql(db):
+        try:
+            from arest.runtime.postgres import PostgresStorage
+        except ImportError as error:
+            raise StorageError(
+                f"a PostgreSQL database needs psycopg ({error}): pip install"
+                " 'arest[postgresql]'") from None
+        return PostgresStorage(db)
     return SqliteStorage(Path(db))

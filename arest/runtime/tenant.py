@@ -15,8 +15,13 @@ transaction (:mod:`arest.runtime.group_commit`).  Commands on disjoint cells nev
 each other's work; on a shared cell they serialize; the journal's order is a serial order
 that gives the same D and the same outputs.  After ``OPTIMISTIC_ATTEMPTS`` conflicts a
 command runs holding the lock, so it cannot starve.  A database is open in one process at a
-time.  A tenant holds at most ``max_snapshots`` snapshots: ``snapshot`` under a new label
-beyond that is refused (``limit_exceeded``) before it runs.
+time, or, in PostgreSQL, by several (:mod:`arest.runtime.postgres`): then a command commits by
+appending its entry under the sequence number after the last it read, in the transaction
+that answers for it; a process whose append lost the race reads the entries it missed,
+runs them again (checked by their digests) and reruns its command only when they changed a
+cell of its footprint.  Each process follows the others' commits as they are announced.  A
+tenant holds at most ``max_snapshots`` snapshots: ``snapshot`` under a new label beyond that
+is refused (``limit_exceeded``) before it runs.
 """
 
 from __future__ import annotations
@@ -36,20 +41,29 @@ from typing import Any
 from arest.algebra import EMPTY_STATE, State
 from arest.algebra.relations import Relation
 from arest.api import read_files
-from arest.compiler.cells import population_cell
 from arest.runtime import recovery
 from arest.runtime.codec import FORMAT as CODEC
 from arest.runtime.codec import Encoded, encode, encoded_cell
+from arest.runtime.database_url import is_postgresql, shown
 from arest.runtime.digest import asserted_delta, recorded, text
+from arest.runtime.following import Follower, replayed_entries
 from arest.runtime.footprint import Footprint
 from arest.runtime.group_commit import GroupCommit
 from arest.runtime.lockfile import TenantLocked
+from arest.runtime.recent import recent_facts
 from arest.runtime.recovery import ReplayError
 from arest.runtime.runner import changed_cells, run_recording
-from arest.runtime.storage import Pending, Storage, open_storage
+from arest.runtime.storage import (
+    JournalMoved,
+    Pending,
+    SharedStorage,
+    Storage,
+    StorageError,
+    open_storage,
+)
 from arest.system.commands import VERBS, Command, Effect, Limits, parse_key
 from arest.system.context import SYSTEM, Context, read_context
-from arest.system.derive import is_derived, rebuilt_on_load, without_derived_facts
+from arest.system.derive import rebuilt_on_load, without_derived_facts
 from arest.system.errors import Refusal, invalid_input
 from arest.version import __version__
 
@@ -71,8 +85,6 @@ next run holds the commit lock throughout."""
 MAX_SNAPSHOTS = Limits().snapshots
 """The most snapshots a tenant holds unless opened with another ``max_snapshots``."""
 
-RECENT_PAGE = 64
-"""Journal entries read at a time by :meth:`Tenant.recent_facts`."""
 
 
 def readings_key(sources: tuple[tuple[str, str], ...]) -> str:
@@ -100,6 +112,21 @@ def _context_text(context: Context) -> str:
             f' "source": {encode_basestring(context.source)}}}')
 
 
+def _changed(before: State, state: State) -> dict[str, Encoded | None]:
+    """The cells of state that are not the objects before holds, encoded (the facts derived
+    again on load left out), and None for each cell of before that state lacks."""
+    in_memory = rebuilt_on_load(state)
+    changed: dict[str, Encoded | None] = {
+        name: encoded_cell(without_derived_facts(contents)
+                           if name in in_memory and isinstance(contents, Relation)
+                           else contents)
+        for name, contents in state.items()
+        if before.get(name) is not contents
+    }
+    changed.update({name: None for name in before if name not in state})
+    return changed
+
+
 def _fact_count(state: State) -> int:
     return sum(len(cell) for cell in state.values() if isinstance(cell, Relation))
 
@@ -109,7 +136,7 @@ class Tenant:
 
     def __init__(self, recovered: recovery.Recovered, storage: Storage, key: str,
                  clock: Callable[[], str],
-                 max_snapshots: int = MAX_SNAPSHOTS) -> None:
+                 max_snapshots: int = MAX_SNAPSHOTS, shown_as: str = "") -> None:
         self._current = (recovered.state, recovered.sequence, recovered.digest)
         """D, the sequence number of the last command in it, and its digest: one value, so
         that a reader takes all three at once."""
@@ -124,6 +151,11 @@ class Tenant:
         self._checkpointed = recovered.checkpointed
         self._checkpoint_sequence = recovered.checkpoint_sequence
         self._facts = _fact_count(recovered.state)
+        self._shown_as = shown_as
+        """The database as messages name it."""
+        self._shared = storage if isinstance(storage, SharedStorage) else None
+        """The storage, when other processes append to its journal too."""
+        self._follower: Follower | None = None
 
     @classmethod
     def open(cls, *readings: str | Path, db: str | Path = ":memory:",
@@ -136,12 +168,13 @@ class Tenant:
         if isinstance(max_snapshots, bool) or not isinstance(max_snapshots, int) or (
                 max_snapshots < 0):
             raise ValueError(f"max_snapshots: expected a whole number ≥ 0, not {max_snapshots!r}")
+        shown_as = shown(db) if is_postgresql(db) else str(db)
         storage = open_storage(db)  # holds the database's lock file until closed
         try:
             sources = read_files(*readings)
             key = readings_key(sources)
-            recovered = recovery.recover(storage, db, key, sources)
-            tenant = cls(recovered, storage, key, clock, max_snapshots)
+            recovered = recovery.recover(storage, shown_as, key, sources)
+            tenant = cls(recovered, storage, key, clock, max_snapshots, shown_as)
             if recovered.rebased:  # new readings: keep D whole under them before the base
                 tenant._checkpoint(tenant._current, wait=True)
             if recovered.base_to_keep is not None:
@@ -149,6 +182,9 @@ class Tenant:
         except BaseException:
             storage.close()
             raise
+        if tenant._shared is not None:
+            tenant._follower = Follower(tenant._shared, tenant.catch_up, tenant._parted,
+                                        lambda: tenant._current[1])
         return tenant
 
     @property
@@ -191,10 +227,15 @@ class Tenant:
             return refusal.envelope
         self._journal.check()
         attempt = 0 if precondition is None else OPTIMISTIC_ATTEMPTS
+        rechecked = False
         while True:
             exclusive = attempt >= OPTIMISTIC_ATTEMPTS
             outer: AbstractContextManager[Any] = self._committing if exclusive else nullcontext()
             with outer:
+                if exclusive and self._shared is not None:
+                    # Another process may be ahead: a precondition is checked, and a command
+                    # that lost the race runs, on the journal's latest D.
+                    self._catch_up(self._shared)
                 snapshot, seen, _ = self._current
                 refused = None if precondition is None else precondition(snapshot)
                 if refused is not None:
@@ -205,12 +246,16 @@ class Tenant:
                                                                     context)
                 if refused is not None or after is snapshot:
                     committed = None
+                    if refused is None and not rechecked and self._refused_on_stale_d(out, seen):
+                        rechecked = True  # run again on the journal's latest D, once
+                        attempt = max(attempt, OPTIMISTIC_ATTEMPTS)
+                        continue
                 else:
                     inner: AbstractContextManager[Any] = (nullcontext() if exclusive
                                                           else self._committing)
                     with inner:
                         committed = self._commit(snapshot, after, footprint, command.key,
-                                                 encoded, context)
+                                                 encoded, context, precondition is not None)
                     if committed is None:
                         attempt += 1
                         continue
@@ -219,6 +264,13 @@ class Tenant:
             if committed is not None:
                 self._checkpoint_if_due(committed)
             return out
+
+    def _refused_on_stale_d(self, out: dict[str, Any], seen: int) -> bool:
+        """Whether a command was refused (an error or a rejection) on a D the shared
+        journal has gone past: another process's commands may have made it acceptable.
+        A journal of one writer is never ahead of its D."""
+        return (self._shared is not None and ("error" in out or bool(out.get("rejected")))
+                and self._shared.last_sequence() > seen)
 
     def read_now(self, command: Command, source: str = SYSTEM) -> dict[str, Any] | None:
         """The output of a command that reads D (its verb's effect is READS), on the current
@@ -251,9 +303,15 @@ class Tenant:
         return run_recording(snapshot, command, context)
 
     def _commit(self, snapshot: State, after: State, footprint: Footprint | None, key: str,
-                request: str, context: Context) -> tuple[State, int, int] | None:
+                request: str, context: Context, guarded: bool = False
+                ) -> tuple[State, int, int] | None:
         """Install the command's D′ and queue its journal entry, unless a cell of its
-        footprint changed since its snapshot (None: run it again).  Holds the commit lock."""
+        footprint changed since its snapshot (None: run it again).  Holds the commit lock.
+        ``guarded``: a precondition read the snapshot too (matters on a shared journal)."""
+        if self._shared is not None:
+            return self._commit_shared(self._shared, snapshot, after, footprint, key,
+                                       Pending(0, key, request, _context_text(context), "", ""),
+                                       guarded)
         current, sequence, digest = self._current
         if current is not snapshot:
             if footprint is None or not footprint.unchanged(snapshot, current):
@@ -266,6 +324,64 @@ class Tenant:
                                       text(digest), facts))
         self._current = (after, sequence, digest)
         return self._current
+
+    def _commit_shared(self, storage: SharedStorage, snapshot: State, after: State,
+                       footprint: Footprint | None, key: str, command: Pending, guarded: bool
+                       ) -> tuple[State, int, int] | None:
+        """Append the command's entry to the shared journal after the last entry this tenant
+        holds, then install D′; when another process appended first, catch up and try again,
+        unless what it appended changed a cell of the footprint (None: run it again).  A
+        command with a precondition merges nothing: the precondition read more than its
+        footprint.  Holds the commit lock."""
+        while True:
+            current, sequence, digest = self._current
+            if current is not snapshot:
+                if guarded or footprint is None or not footprint.unchanged(snapshot, current):
+                    return None
+                after = footprint.merged(current, after)
+                snapshot = current
+            delta = asserted_delta(current, after, changed_cells(current, after, footprint))
+            digest, facts = recorded(digest, delta)
+            entry = command._replace(sequence=sequence + 1, digest=text(digest), facts=facts)
+            try:
+                storage.append([entry])
+            except JournalMoved:
+                self._catch_up(storage)
+                continue
+            # Durable before it is installed: whoever reads this D finds it in the journal.
+            self._journal.kept(entry.sequence)
+            self._current = (after, entry.sequence, digest)
+            return self._current
+
+    def _catch_up(self, storage: SharedStorage) -> None:
+        """Run the entries other processes appended since the last one D holds, installing D
+        after each (:mod:`arest.runtime.following`).  Holds the commit lock.  An entry that
+        does not replay to its digest parts this tenant from the journal: every later call
+        is refused with :class:`StorageError`."""
+        entries = storage.entries(after=self._current[1])  # a failed read changes nothing
+        try:
+            for caught_up in replayed_entries(self._shown_as, self._current, entries):
+                self._journal.kept(caught_up[1])
+                self._current = caught_up
+        except (StorageError, ReplayError) as error:
+            self._journal.fail(error)
+            raise
+
+    def catch_up(self) -> int:
+        """Run now the commands other processes kept in a shared journal since this tenant
+        last read it (a tenant follows them by itself, as they are announced); the sequence
+        number of the last command D holds.  On a journal of one writer, nothing to do."""
+        if self._shared is not None:
+            with self._committing:
+                self._catch_up(self._shared)
+        return self._current[1]
+
+    def _parted(self) -> bool:
+        try:
+            self._journal.check()
+        except StorageError:
+            return True
+        return False
 
     def _checkpoint_if_due(self, committed: tuple[State, int, int]) -> None:
         due = max(CHECKPOINT_EVERY, self._facts // CHECKPOINT_SHARE)
@@ -286,16 +402,12 @@ class Tenant:
                     EMPTY_STATE):
                 return
             before = self._checkpointed
-            in_memory = rebuilt_on_load(state)
-            changed: dict[str, Encoded | None] = {
-                name: encoded_cell(without_derived_facts(contents)
-                                   if name in in_memory and isinstance(contents, Relation)
-                                   else contents)
-                for name, contents in state.items()
-                if before.get(name) is not contents
-            }
-            changed.update({name: None for name in before if name not in state})
-            self._storage.checkpoint(sequence, self._key, changed, text(digest))
+            since = None if before is EMPTY_STATE else self._checkpoint_sequence
+            if not self._storage.checkpoint(sequence, self._key, _changed(before, state),
+                                            text(digest), since):
+                # Another process checkpointed since this one did: keep every cell.
+                self._storage.checkpoint(sequence, self._key, _changed(EMPTY_STATE, state),
+                                         text(digest), None)
             self._checkpointed, self._checkpoint_sequence = state, sequence
             self._facts = _fact_count(state)
         finally:
@@ -315,31 +427,7 @@ class Tenant:
         Facts of the readings themselves, of the entity populations and derived facts are
         not listed; a fact asserted again is listed at its latest assertion.
         """
-        state = self._current[0]
-        fact_types = state.get(population_cell("Fact Type"))
-        found: list[dict[str, Any]] = []
-        seen: set[tuple[str, tuple[str, ...]]] = set()
-        before: int | None = None
-        while len(found) < limit:
-            entries = self._storage.recent(before, RECENT_PAGE)
-            for entry in entries:
-                added = json.loads(entry.facts or "{}").get("+", [])
-                for cell, values in reversed(added):
-                    fact = tuple(values)
-                    if (cell, fact) in seen or len(found) >= limit:
-                        continue
-                    seen.add((cell, fact))
-                    relation = state.get(cell)
-                    payload = relation.payload(fact) if isinstance(relation, Relation) else None
-                    if (payload is not None and not is_derived(payload)
-                            and isinstance(fact_types, Relation) and (cell,) in fact_types):
-                        found.append({"fact_type": cell, "values": list(values),
-                                      "time": entry.context.get("now"),
-                                      "sequence": entry.sequence})
-            if len(entries) < RECENT_PAGE:
-                break
-            before = entries[-1].sequence
-        return found
+        return recent_facts(self._storage, self._current[0], limit)
 
     def disk_space_bytes(self) -> int:
         """The database's size on disk: the file, its write-ahead log and its shared-memory
@@ -350,6 +438,8 @@ class Tenant:
         """Wait for the journal, checkpoint when a restart would replay at length, and let
         the database go (to another process, too)."""
         try:
+            if self._follower is not None:
+                self._follower.stop()
             self._journal.wait(self._current[1])
             if self._current[1] - self._checkpoint_sequence >= CHECKPOINT_EVERY:
                 self.checkpoint()

@@ -11,9 +11,19 @@ import pytest
 
 import arest
 from arest.runtime import ReplayError, StorageError, TenantLocked
+from tests.postgres import Database
 
 ROOT = Path(__file__).resolve().parents[2]
 ORDERS = ROOT / "readings" / "orders"
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """A new tenant's database: a SQLite file, or a schema of a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return tmp_path / "shop.db"
+    database: Database = request.getfixturevalue("pg_database")
+    return f"{database.url}&tenant=shop"
 
 
 def ticking() -> Callable[[], str]:
@@ -21,8 +31,9 @@ def ticking() -> Callable[[], str]:
     return lambda: next(times)
 
 
-def test_accepted_commands_survive_a_reopen(tmp_path: Path) -> None:
-    db = tmp_path / "shop.db"
+def test_accepted_commands_survive_a_reopen(
+    tmp_path: Path, db: str | Path
+) -> None:
     with arest.Tenant.open(ORDERS, db=db, clock=ticking()) as tenant:
         assert not tenant.call("create:Customer", {"id": "ann@x", "Name": "Ann"})["rejected"]
         assert tenant.call("create:Order", {"id": "o-1"})["rejected"]  # no Customer
@@ -38,8 +49,9 @@ def test_accepted_commands_survive_a_reopen(tmp_path: Path) -> None:
             before, "read:Customer", "ann@x")[0]
 
 
-def test_readings_compiled_at_run_time_come_back(tmp_path: Path) -> None:
-    db = tmp_path / "shop.db"
+def test_readings_compiled_at_run_time_come_back(
+    tmp_path: Path, db: str | Path
+) -> None:
     with arest.Tenant.open(ORDERS, db=db) as tenant:
         assert not tenant.call("compile", {"readings": "Customer has Phone.\n"})["rejected"]
         tenant.call("create:Customer", {"id": "bo@x", "Name": "Bo", "Phone": "123"})
@@ -94,8 +106,9 @@ def test_a_truncated_file_is_an_error(tmp_path: Path) -> None:
         arest.Tenant.open(ORDERS, db=db)
 
 
-def test_changed_readings_that_the_journal_violates_refuse_to_open(tmp_path: Path) -> None:
-    db = tmp_path / "shop.db"
+def test_changed_readings_that_the_journal_violates_refuse_to_open(
+    tmp_path: Path, db: str | Path
+) -> None:
     readings = tmp_path / "r.md"
     readings.write_text("Customer(.id) is an entity type.\nCustomer has Phone.\n")
     with arest.Tenant.open(readings, db=db) as tenant:
@@ -108,9 +121,8 @@ def test_changed_readings_that_the_journal_violates_refuse_to_open(tmp_path: Pat
 
 
 def test_a_reopen_does_not_read_unchanged_readings_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, db: str | Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = tmp_path / "shop.db"
     with arest.Tenant.open(ORDERS, db=db) as tenant:
         tenant.call("create:Customer", {"id": "ann@x", "Name": "Ann"})
     import arest.runtime.recovery as replay_module
@@ -131,13 +143,12 @@ def test_a_reopen_does_not_read_unchanged_readings_again(
 
 
 def test_restart_from_a_checkpoint_replays_only_what_follows(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, db: str | Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import arest.runtime.recovery as replay_module
     import arest.runtime.tenant as tenant_module
 
     monkeypatch.setattr(tenant_module, "CHECKPOINT_EVERY", 5)
-    db = tmp_path / "shop.db"
     with arest.Tenant.open(ORDERS, db=db) as tenant:
         for n in range(12):
             tenant.call("create:Customer", {"id": f"c{n}@x", "Name": f"C{n}"})
@@ -161,13 +172,14 @@ def test_restart_from_a_checkpoint_replays_only_what_follows(
         assert arest.apply(third.state, "read:Customer", "late@x")[0]["Name"] == "L"
 
 
-def test_bad_input_is_an_error_and_the_store_stays_intact(tmp_path: Path) -> None:
+def test_bad_input_is_an_error_and_the_store_stays_intact(
+    tmp_path: Path, db: str | Path
+) -> None:
     deep: list[object] = []
     inner = deep
     for _ in range(100_000):
         inner.append([])
         inner = inner[0]  # type: ignore[assignment]
-    db = tmp_path / "shop.db"
     with arest.Tenant.open(ORDERS, db=db) as tenant:
         tenant.call("create:Customer", {"id": "ann@x", "Name": "Ann"})
         before = tenant.state
@@ -219,8 +231,9 @@ def test_derived_facts_come_back_stored_or_rebuilt(tmp_path: Path) -> None:
             assert arest.apply(again.state, f"query:{fact_type}")[0] == rows
 
 
-def test_changed_readings_list_every_violation_with_its_kind(tmp_path: Path) -> None:
-    db = tmp_path / "shop.db"
+def test_changed_readings_list_every_violation_with_its_kind(
+    tmp_path: Path, db: str | Path
+) -> None:
     readings = tmp_path / "r.md"
     readings.write_text("Customer(.id) is an entity type.\nCustomer has Phone.\n")
     with arest.Tenant.open(readings, db=db) as tenant:
@@ -235,10 +248,11 @@ def test_changed_readings_list_every_violation_with_its_kind(tmp_path: Path) -> 
     assert "Each Customer has at most one Phone. (UC, alethic)" in message and '"c1"' in message
 
 
-def test_changed_readings_are_kept_once_the_population_fits_them(tmp_path: Path) -> None:
+def test_changed_readings_are_kept_once_the_population_fits_them(
+    tmp_path: Path, db: str | Path
+) -> None:
     import arest.runtime.recovery as replay_module
 
-    db = tmp_path / "shop.db"
     readings = tmp_path / "r.md"
     first = "Customer(.id) is an entity type.\nCustomer has Phone.\n"
     readings.write_text(first)
@@ -266,8 +280,9 @@ def test_changed_readings_are_kept_once_the_population_fits_them(tmp_path: Path)
         assert arest.apply(reverted.state, "list:Customer")[0]["total"] == 3
 
 
-def test_recent_facts_are_newest_first_and_survive_a_restart(tmp_path: Path) -> None:
-    db = tmp_path / "shop.db"
+def test_recent_facts_are_newest_first_and_survive_a_restart(
+    tmp_path: Path, db: str | Path
+) -> None:
     with arest.Tenant.open(ORDERS, db=db, clock=ticking()) as tenant:
         tenant.call("create:Customer", {"id": "ann@x", "Name": "Ann"})
         tenant.call("create:Customer", {"id": "bo@x", "Name": "Bo"})
