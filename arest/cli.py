@@ -538,12 +538,18 @@ def _listed(permissions: frozenset[str]) -> str:
               type=click.FloatRange(min=0, min_open=True, max=1e9),
               help="An MCP session (or SSE stream) no request has used for this long is"
                    " closed; its client opens a new one.")
+@click.option("--command-seconds", default=60.0, show_default=True, metavar="S",
+              type=click.FloatRange(min=0, min_open=True, max=1e9),
+              help="How long the command of one MCP tool call may run; past it, or when"
+                   " its client goes away, it is stopped with the error limit_exceeded and"
+                   " changes nothing.")
 @_MAX_SNAPSHOTS
 def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: int,
                   allowed_hosts: tuple[str, ...], api_keys: tuple[str, ...],
                   api_key_permissions: str | None, admin_key: str | None,
                   cors_origins: tuple[str, ...], max_sessions_per_key: int,
-                  session_idle_seconds: float, max_snapshots: int) -> None:
+                  session_idle_seconds: float, command_seconds: float,
+                  max_snapshots: int) -> None:
     """Serve the tenant of READINGS over MCP (streamable HTTP at /mcp, SSE at /sse) and REST
     (every other path: / links to the collections, /openapi.json describes them), and the
     routes of any other web transport installed (the banner lists them all).
@@ -583,7 +589,7 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
     listening = _listen(host, port)
     with _stopped_by_signals("serve"), _open(readings, database, max_snapshots) as tenant:
         web = Web(tenant, access, security_for(host, port, allowed_hosts), cors_origins,
-                  SessionLimits(max_sessions_per_key, session_idle_seconds))
+                  SessionLimits(max_sessions_per_key, session_idle_seconds), command_seconds)
         try:
             mounted = mount(web, transports)
         except TransportUnavailable as error:

@@ -16,7 +16,9 @@ each other's work; on a shared cell they serialize; the journal's order is a ser
 that gives the same D and the same outputs.  After ``OPTIMISTIC_ATTEMPTS`` conflicts a
 command runs holding the lock, so it cannot starve.  A database is open in one process at a
 time.  A tenant holds at most ``max_snapshots`` snapshots: ``snapshot`` under a new label
-beyond that is refused (``limit_exceeded``) before it runs.
+beyond that is refused (``limit_exceeded``) before it runs.  A command given a budget
+(:mod:`arest.runtime.budget`) that spends it, or whose caller cancels it, is answered
+``limit_exceeded`` with D as it was.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from arest.algebra.relations import Relation
 from arest.api import read_files
 from arest.compiler.cells import population_cell
 from arest.runtime import recovery
+from arest.runtime.budget import Budget, BudgetSpent
 from arest.runtime.codec import FORMAT as CODEC
 from arest.runtime.codec import Encoded, encode, encoded_cell
 from arest.runtime.digest import asserted_delta, recorded, text
@@ -174,12 +177,14 @@ class Tenant:
         return self.run(command, source)
 
     def run(self, command: Command, source: str = SYSTEM,
-            precondition: Callable[[State], dict[str, Any] | None] | None = None
-            ) -> dict[str, Any]:
+            precondition: Callable[[State], dict[str, Any] | None] | None = None,
+            budget: Budget | None = None) -> dict[str, Any]:
         """Apply one command from the given Signal Source; an accepted change is durable
         before this returns.  A ``precondition`` (an HTTP ``If-Match``) is checked on the D
         the command runs on, under the commit lock, so nothing commits between the check
-        and the command; what it returns instead of None is the answer, D unchanged."""
+        and the command; what it returns instead of None is the answer, D unchanged.  A
+        ``budget`` spent (or cancelled) at a read of D or before the commit makes the
+        answer its ``limit_exceeded``, D unchanged."""
         try:
             encoded = json.dumps(command.input)
             read_context({"source": source})
@@ -202,7 +207,10 @@ class Tenant:
                 else:
                     context = Context(self._clock(), source)
                     out, after, footprint = self._run_within_limits(snapshot, command,
-                                                                    context)
+                                                                    context, budget)
+                    spent = None if budget is None or after is snapshot else budget.spent()
+                    if spent is not None:  # an answer only for a command within its budget
+                        out, after = spent, snapshot
                 if refused is not None or after is snapshot:
                     committed = None
                 else:
@@ -238,7 +246,8 @@ class Tenant:
         out, _, _ = run_recording(snapshot, command, Context(self._clock(), source))
         return out
 
-    def _run_within_limits(self, snapshot: State, command: Command, context: Context
+    def _run_within_limits(self, snapshot: State, command: Command, context: Context,
+                           budget: Budget | None = None
                            ) -> tuple[dict[str, Any], State, Footprint | None]:
         """SYSTEM on snapshot, unless the command would go beyond the tenant's limits (then
         its refusal, D unchanged).  The limits are the runtime's, checked here and not in
@@ -248,7 +257,10 @@ class Tenant:
         refusal = None if beyond is None else beyond(snapshot, command.input, self._limits)
         if refusal is not None:
             return refusal.envelope, snapshot, None
-        return run_recording(snapshot, command, context)
+        try:
+            return run_recording(snapshot, command, context, budget)
+        except BudgetSpent as spent:
+            return spent.envelope, snapshot, None
 
     def _commit(self, snapshot: State, after: State, footprint: Footprint | None, key: str,
                 request: str, context: Context) -> tuple[State, int, int] | None:

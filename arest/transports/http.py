@@ -36,7 +36,8 @@ class _ByKey:
 
 
 def routes(web: Web) -> WebRoutes:
-    server = web.extend(mcp_server(web.tenant, web.caller))
+    server = web.extend(mcp_server(web.tenant, web.caller,
+                                    command_seconds=web.command_seconds))
     managers = {holder: StreamableHTTPSessionManager(
         app=server, security_settings=web.security,
         session_idle_timeout=web.sessions.idle_seconds, max_sessions=web.sessions.per_key)

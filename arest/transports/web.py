@@ -183,6 +183,9 @@ class Web:
     off."""
     sessions: SessionLimits = field(default_factory=SessionLimits)
     """How many MCP sessions each key may hold open, and for how long unused."""
+    command_seconds: float | None = None
+    """The budget of each MCP tool call's command (``--command-seconds``; None: no time
+    limit); a call cancelled by its client stops its command whatever it is."""
     extend: Callable[[Any], Any] = field(default=lambda server: server)
     """Applied to each MCP server built: an embedding program's hook to serve more (tools,
     prompts, resources) beside arest's, as the conformance suite's fixtures do in the tests."""
