@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from tests.transports.serving import arest_serve
 from tests.transports.test_http import over_http
 
 READINGS = Path(__file__).parent / "readings"
-TASKS = 5000
+TASKS = 8000
 
 pytestmark = pytest.mark.anyio
 
@@ -40,9 +41,10 @@ def populated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, P
     folder = tmp_path_factory.mktemp("populated")
     readings = folder / "readings"
     shutil.copytree(READINGS, readings, ignore=shutil.ignore_patterns("*.db*"))
-    with Tenant.open(readings, db=folder / "tasks.db") as tenant:
-        for number in range(TASKS):
-            tenant.call("create:Task", {"id": f"t{number}", "Title": f"Task {number}"})
+    with Tenant.open(readings, db=folder / "tasks.db") as tenant, \
+            ThreadPoolExecutor(16) as creating:  # threads share the journal's commits
+        list(creating.map(lambda number: tenant.call(
+            "create:Task", {"id": f"t{number}", "Title": f"Task {number}"}), range(TASKS)))
     with arest_serve(folder, readings, "--db", str(folder / "tasks.db")) as base:
         port = base.rsplit(":", 1)[1]
         yield base, folder / f"serve-{port}.log"
