@@ -576,11 +576,27 @@ def _listed(permissions: frozenset[str]) -> str:
 @click.option("--cors-origin", "cors_origins", multiple=True, metavar="ORIGIN",
               help="An origin whose pages may call the REST routes, e.g."
                    " https://app.example.com (repeatable); none: CORS is off.")
+@click.option("--max-sessions-per-key", default=256, show_default=True, metavar="N",
+              type=click.IntRange(min=1),
+              help="The most MCP sessions one key holds open at once, on each of streamable"
+                   " HTTP and SSE (without keys: everyone together); one more is refused"
+                   " with 503 until one closes.")
+@click.option("--session-idle-seconds", default=300.0, show_default=True, metavar="S",
+              type=click.FloatRange(min=0, min_open=True, max=1e9),
+              help="An MCP session (or SSE stream) no request has used for this long is"
+                   " closed; its client opens a new one.")
+@click.option("--command-seconds", default=60.0, show_default=True, metavar="S",
+              type=click.FloatRange(min=0, min_open=True, max=1e9),
+              help="How long the command of one MCP tool call may run; past it, or when"
+                   " its client goes away, it is stopped with the error limit_exceeded and"
+                   " changes nothing.")
 @_MAX_SNAPSHOTS
 def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: int,
                   allowed_hosts: tuple[str, ...], api_keys: tuple[str, ...],
                   api_key_permissions: str | None, admin_key: str | None,
-                  cors_origins: tuple[str, ...], max_snapshots: int) -> None:
+                  cors_origins: tuple[str, ...], max_sessions_per_key: int,
+                  session_idle_seconds: float, command_seconds: float,
+                  max_snapshots: int) -> None:
     """Serve the tenant of READINGS over MCP (streamable HTTP at /mcp, SSE at /sse) and REST
     (every other path: / links to the collections, /openapi.json describes them), and the
     routes of any other web transport installed (the banner lists them all).
@@ -599,6 +615,7 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
     """
     import uvicorn
 
+    from arest.transports.sessions import SessionLimits
     from arest.transports.web import Access, UnusableKey, Web, mount, security_for, web_app
 
     granted = (None if api_key_permissions is None
@@ -618,7 +635,8 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
     database = db or str(default_database(readings))
     listening = _listen(host, port)
     with _stopped_by_signals("serve"), _open(readings, database, max_snapshots) as tenant:
-        web = Web(tenant, access, security_for(host, port, allowed_hosts), cors_origins)
+        web = Web(tenant, access, security_for(host, port, allowed_hosts), cors_origins,
+                  SessionLimits(max_sessions_per_key, session_idle_seconds), command_seconds)
         try:
             mounted = mount(web, transports)
         except TransportUnavailable as error:

@@ -9,6 +9,7 @@ step a row primitive of :mod:`arest.algebra.joins` applied to ⟨spec, rows⟩.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -140,53 +141,153 @@ class _Body:
         self.steps.append(comp(primitive, cons(*(const(a) for a in arguments), "id")))
 
     def run(self, conditions: Sequence[Any], reading: str) -> None:
-        pending = list(conditions)
-        while pending:
-            progressed = self._filters(pending)
-            atoms = [c for c in pending if clause_kind(c) == "atom" and not c.negated]
-            if not atoms:
-                if pending and not progressed:
-                    raise RuleError(_unsafe(pending, self.columns, reading))
+        """Order the conditions into steps: in passes over them in their order, each
+        filter (comparison, computation, negation) whose variables are bound; between
+        passes, the join of the positive atom with the most known terms (the first
+        such).  :class:`_Agenda` keeps what is ready, so ordering n conditions costs
+        O(n log n + their terms), not a scan of every condition per step."""
+        agenda = _Agenda(conditions, self)
+        while agenda.remaining:
+            progressed = agenda.filter_pass()
+            best = agenda.best_atom()
+            if best is None:
+                if agenda.remaining and not progressed:
+                    raise RuleError(_unsafe(agenda.pending(), self.columns, reading))
                 continue
-            best = max(atoms, key=lambda a: (sum(self.known(t) for t in a.terms),
-                                             -pending.index(a)))
-            pending.remove(best)
-            spec = self.spec(best.terms, negated=False)
-            self.step("join", best.fact_type, spec)
+            condition = conditions[best]
+            spec = self.spec(condition.terms, negated=False)
+            self.step("join", condition.fact_type, spec)
+            agenda.bound_since()
 
-    def _filters(self, pending: list[Any]) -> bool:
-        """Apply every comparison, computation and negation whose variables are bound."""
-        progressed = False
-        for condition in list(pending):
-            kind = clause_kind(condition)
-            if kind == "comparison" and self.known(condition.left) and self.known(
-                condition.right
-            ):
-                op = _COMPARISONS[condition.op]
-                self.step("select", (op, self.operand(condition.left),
-                                     self.operand(condition.right)))
-            elif kind == "computation" and all(
-                self.known(p) for p in condition.expression[::2]
-            ):
-                tree = self.expression(condition.expression)
-                if condition.variable in self.columns:
-                    self.step("select", ("eq", self.operand(condition.variable), tree))
-                else:
-                    self.step("extend", tree)
-                    self.columns[condition.variable] = len(self.columns)
-            elif kind == "atom" and condition.negated and all(
-                self.known(t) for t in condition.terms if t in self.positive_vars
-            ):
-                self.step("antijoin", condition.fact_type,
-                          self.spec(condition.terms, negated=True))
+    def apply_filter(self, condition: Any, kind: str) -> None:
+        """The step of a filter whose variables are bound."""
+        if kind == "comparison":
+            op = _COMPARISONS[condition.op]
+            self.step("select", (op, self.operand(condition.left),
+                                 self.operand(condition.right)))
+        elif kind == "computation":
+            tree = self.expression(condition.expression)
+            if condition.variable in self.columns:
+                self.step("select", ("eq", self.operand(condition.variable), tree))
             else:
-                continue
-            pending.remove(condition)
-            progressed = True
-        return progressed
+                self.step("extend", tree)
+                self.columns[condition.variable] = len(self.columns)
+        else:
+            self.step("antijoin", condition.fact_type,
+                      self.spec(condition.terms, negated=True))
 
     def function(self, first: Object) -> Object:
         return comp(*reversed(self.steps), first) if self.steps else first
+
+
+class _Agenda:
+    """The conditions a body has yet to order, indexed by variable: each positive atom's
+    count of known terms and each filter's count of unbound variables change only when a
+    variable is bound, so each binding updates the conditions naming it, and the next
+    filter (by position, within a pass) and the best atom (most known terms, then
+    position) come from heaps."""
+
+    def __init__(self, conditions: Sequence[Any], body: _Body) -> None:
+        self.conditions, self.body = conditions, body
+        self.kinds = [clause_kind(c) for c in conditions]
+        self.left = set(range(len(conditions)))
+        self.known_terms: dict[int, int] = {}
+        self.unbound: dict[int, int] = {}
+        self.atoms_of: dict[str, list[tuple[int, int]]] = {}
+        self.filters_of: dict[str, list[int]] = {}
+        self.atoms: list[tuple[int, int]] = []
+        self.ready: list[int] = []
+        self.deferred: list[int] = []
+        self.cursor = -1
+        self.seen_columns = len(body.columns)
+        for position, (condition, kind) in enumerate(zip(conditions, self.kinds, strict=True)):
+            if kind == "atom" and not condition.negated:
+                self._index_atom(position, condition.terms)
+            elif kind in ("comparison", "computation", "atom"):
+                self._index_filter(position, self._needed(condition, kind))
+
+    def _needed(self, condition: Any, kind: str) -> set[str]:
+        if kind == "comparison":
+            terms = [condition.left, condition.right]
+        elif kind == "computation":
+            terms = list(condition.expression[::2])
+        else:
+            terms = [t for t in condition.terms if t in self.body.positive_vars]
+        return {t for t in terms if operand_literal(t) is None}
+
+    def _index_atom(self, position: int, terms: Sequence[str]) -> None:
+        columns = self.body.columns
+        known, counts = 0, dict[str, int]()
+        for term in terms:
+            if operand_literal(term) is not None or term in columns:
+                known += 1
+            if operand_literal(term) is None:
+                counts[term] = counts.get(term, 0) + 1
+        for term, times in counts.items():
+            if term not in columns:
+                self.atoms_of.setdefault(term, []).append((position, times))
+        self.known_terms[position] = known
+        heapq.heappush(self.atoms, (-known, position))
+
+    def _index_filter(self, position: int, needed: set[str]) -> None:
+        unbound = [term for term in needed if term not in self.body.columns]
+        self.unbound[position] = len(unbound)
+        for term in unbound:
+            self.filters_of.setdefault(term, []).append(position)
+        if not unbound:
+            self._now_ready(position)
+
+    def _now_ready(self, position: int) -> None:
+        heapq.heappush(self.ready if position > self.cursor else self.deferred, position)
+
+    @property
+    def remaining(self) -> int:
+        return len(self.left)
+
+    def pending(self) -> list[Any]:
+        """The conditions not yet ordered, in their order."""
+        return [self.conditions[p] for p in sorted(self.left)]
+
+    def bound_since(self) -> None:
+        """Account for the variables the body bound since the last call."""
+        names = list(self.body.columns)[self.seen_columns:]
+        self.seen_columns = len(self.body.columns)
+        for name in names:
+            for position, times in self.atoms_of.pop(name, ()):
+                if position in self.left:
+                    self.known_terms[position] += times
+                    heapq.heappush(self.atoms, (-self.known_terms[position], position))
+            for position in self.filters_of.pop(name, ()):
+                self.unbound[position] -= 1
+                if not self.unbound[position] and position in self.left:
+                    self._now_ready(position)
+
+    def filter_pass(self) -> bool:
+        """One pass over the conditions in order, applying each filter that is ready
+        when the pass reaches it; whether any was."""
+        self.ready.extend(self.deferred)
+        heapq.heapify(self.ready)
+        self.deferred = []
+        progressed = False
+        while self.ready:
+            position = heapq.heappop(self.ready)
+            self.cursor = position
+            self.left.discard(position)
+            self.body.apply_filter(self.conditions[position], self.kinds[position])
+            self.bound_since()
+            progressed = True
+        self.cursor = -1
+        return progressed
+
+    def best_atom(self) -> int | None:
+        """The position of the positive atom with the most known terms (the first of
+        those), taken off the agenda; None when none is left."""
+        while self.atoms:
+            known, position = heapq.heappop(self.atoms)
+            if position in self.left and -known == self.known_terms[position]:
+                self.left.discard(position)
+                return position
+        return None
 
 
 def clause_kind(condition: Any) -> str:

@@ -10,7 +10,9 @@ would read the same values and so compute the same output and the same written c
 
 which :meth:`Footprint.merged` builds.  Enumerating the cells (``len``, iteration, equality)
 reads the whole of D: the footprint is then every cell.  Truthiness is not a read: D always
-holds the metamodel's cells, so it is never empty.
+holds the metamodel's cells, so it is never empty.  A footprint made with a
+:class:`~arest.runtime.budget.Budget` checks it at every read, so a command past its
+budget stops there (:class:`~arest.runtime.budget.BudgetSpent`).
 
 >>> from arest.algebra import EMPTY_STATE, store_all
 >>> S = store_all(EMPTY_STATE, [("a", "1"), ("b", "2"), ("c", "3")])
@@ -33,6 +35,7 @@ from typing import Any, cast
 
 from arest.algebra import State
 from arest.algebra.relations import Cell
+from arest.runtime.budget import Budget
 
 _ABSENT = object()
 
@@ -40,12 +43,19 @@ _ABSENT = object()
 class Footprint:
     """The cells one run of a command read and wrote; ``whole`` when it read them all."""
 
-    __slots__ = ("read", "whole", "written")
+    __slots__ = ("budget", "read", "whole", "written")
 
-    def __init__(self) -> None:
+    def __init__(self, budget: Budget | None = None) -> None:
         self.read: set[str] = set()
         self.written: set[str] = set()
         self.whole = False
+        self.budget = budget
+
+    def reading(self, name: object) -> None:
+        """Record a read of the named cell, once the budget allows it."""
+        if self.budget is not None:
+            self.budget.check()
+        self.read.add(name)  # type: ignore[arg-type]
 
     def view(self, state: State) -> State:
         """state as the command sees it: a view that records this footprint."""
@@ -91,21 +101,22 @@ class _View:
 
     def __init__(self, state: State, footprint: Footprint) -> None:
         self._state, self._footprint = state, footprint
-        self._read, self._written = footprint.read, footprint.written
+        self._read = footprint.read.add if footprint.budget is None else footprint.reading
+        self._written = footprint.written
 
     def _as_view(self, state: State) -> _View:
         return self if state is self._state else _View(state, self._footprint)
 
     def get(self, name: str, default: Any = None) -> Any:
-        self._read.add(name)
+        self._read(name)
         return self._state.get(name, default)
 
     def __getitem__(self, name: str) -> Cell:
-        self._read.add(name)
+        self._read(name)
         return self._state[name]
 
     def __contains__(self, name: object) -> bool:
-        self._read.add(name)  # type: ignore[arg-type]
+        self._read(name)  # type: ignore[arg-type]
         return name in self._state
 
     def set(self, name: str, contents: Cell) -> _View:
@@ -125,6 +136,8 @@ class _View:
         return _Mutation(self._state.mutate(), self._footprint)
 
     def _whole(self) -> State:
+        if self._footprint.budget is not None:
+            self._footprint.budget.check()
         self._footprint.whole = True
         return self._state
 
@@ -164,15 +177,15 @@ class _Mutation:
         self._batch, self._footprint = batch, footprint
 
     def get(self, name: str, default: Any = None) -> Any:
-        self._footprint.read.add(name)
+        self._footprint.reading(name)
         return self._batch.get(name, default)
 
     def __getitem__(self, name: str) -> Cell:
-        self._footprint.read.add(name)
+        self._footprint.reading(name)
         return cast(Cell, self._batch[name])
 
     def __contains__(self, name: str) -> bool:
-        self._footprint.read.add(name)
+        self._footprint.reading(name)
         return name in self._batch
 
     def set(self, name: str, contents: Cell) -> None:

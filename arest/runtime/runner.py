@@ -7,7 +7,9 @@ a command that reads runs on D itself (nothing checks a reader's footprint); one
 changes the cells it touches runs on a recording view of D, whose footprint lets it commit
 beside concurrent commands (:mod:`arest.runtime.footprint`); one that replaces the whole D
 runs on D itself (a snapshot keeps the state it is given, so it must be given D, not a
-view) and its footprint is every cell.
+view) and its footprint is every cell.  Given a budget (:mod:`arest.runtime.budget`), a
+command that reads runs on a view of D too, so that every command but those replacing the
+whole D checks it at each read.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from arest.algebra import State
+from arest.runtime.budget import Budget
 from arest.runtime.footprint import Footprint
 from arest.system.apply import run
 from arest.system.commands import VERBS, Command, Effect
@@ -24,18 +27,25 @@ from arest.system.context import Context
 _ABSENT = object()
 
 
-def run_recording(state: State, command: Command, context: Context
+def run_recording(state: State, command: Command, context: Context,
+                  budget: Budget | None = None
                   ) -> tuple[dict[str, Any], State, Footprint | None]:
     """SYSTEM on state, with the command's footprint; no footprint (every cell) for a
     command that reads or replaces the whole D, or that returned a state it did not make
     from the one it was given.  Were a reader to change D, it would commit as the whole-D
-    commands do (only if nothing else had)."""
-    if VERBS[command.verb].effect is not Effect.CELLS:
+    commands do (only if nothing else had).  Raises
+    :class:`~arest.runtime.budget.BudgetSpent` at a read past the budget."""
+    if budget is not None:
+        budget.check()
+    effect = VERBS[command.verb].effect
+    if effect is Effect.WHOLE or (effect is Effect.READS and budget is None):
         out, after = run(state, command, context)
         return out, after, None
-    footprint = Footprint()
+    footprint = Footprint(budget)
     out, result = run(footprint.view(state), command, context)
     made = footprint.state_of(result)
+    if effect is Effect.READS:
+        return out, result if made is None else made, None
     return (out, result, None) if made is None else (out, made, footprint)
 
 

@@ -22,6 +22,8 @@ runs them again (checked by their digests) and reruns its command only when they
 cell of its footprint.  Each process follows the others' commits as they are announced.  A
 tenant holds at most ``max_snapshots`` snapshots: ``snapshot`` under a new label beyond that
 is refused (``limit_exceeded``) before it runs.
+A command given a budget (:mod:`arest.runtime.budget`) that spends it, or whose caller
+cancels it, is answered ``limit_exceeded`` with D as it was.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from arest.algebra import EMPTY_STATE, State
 from arest.algebra.relations import Relation
 from arest.api import read_files
 from arest.runtime import recovery
+from arest.runtime.budget import Budget, BudgetSpent
 from arest.runtime.codec import FORMAT as CODEC
 from arest.runtime.codec import Encoded, encode, encoded_cell
 from arest.runtime.database_url import is_postgresql, shown
@@ -210,12 +213,14 @@ class Tenant:
         return self.run(command, source)
 
     def run(self, command: Command, source: str = SYSTEM,
-            precondition: Callable[[State], dict[str, Any] | None] | None = None
-            ) -> dict[str, Any]:
+            precondition: Callable[[State], dict[str, Any] | None] | None = None,
+            budget: Budget | None = None) -> dict[str, Any]:
         """Apply one command from the given Signal Source; an accepted change is durable
         before this returns.  A ``precondition`` (an HTTP ``If-Match``) is checked on the D
         the command runs on, under the commit lock, so nothing commits between the check
-        and the command; what it returns instead of None is the answer, D unchanged."""
+        and the command; what it returns instead of None is the answer, D unchanged.  A
+        ``budget`` spent (or cancelled) at a read of D or before the commit makes the
+        answer its ``limit_exceeded``, D unchanged."""
         try:
             encoded = json.dumps(command.input)
             read_context({"source": source})
@@ -243,7 +248,10 @@ class Tenant:
                 else:
                     context = Context(self._clock(), source)
                     out, after, footprint = self._run_within_limits(snapshot, command,
-                                                                    context)
+                                                                    context, budget)
+                    spent = None if budget is None or after is snapshot else budget.spent()
+                    if spent is not None:  # an answer only for a command within its budget
+                        out, after = spent, snapshot
                 if refused is not None or after is snapshot:
                     committed = None
                     if refused is None and not rechecked and self._refused_on_stale_d(out, seen):
@@ -290,7 +298,8 @@ class Tenant:
         out, _, _ = run_recording(snapshot, command, Context(self._clock(), source))
         return out
 
-    def _run_within_limits(self, snapshot: State, command: Command, context: Context
+    def _run_within_limits(self, snapshot: State, command: Command, context: Context,
+                           budget: Budget | None = None
                            ) -> tuple[dict[str, Any], State, Footprint | None]:
         """SYSTEM on snapshot, unless the command would go beyond the tenant's limits (then
         its refusal, D unchanged).  The limits are the runtime's, checked here and not in
@@ -300,7 +309,10 @@ class Tenant:
         refusal = None if beyond is None else beyond(snapshot, command.input, self._limits)
         if refusal is not None:
             return refusal.envelope, snapshot, None
-        return run_recording(snapshot, command, context)
+        try:
+            return run_recording(snapshot, command, context, budget)
+        except BudgetSpent as spent:
+            return spent.envelope, snapshot, None
 
     def _commit(self, snapshot: State, after: State, footprint: Footprint | None, key: str,
                 request: str, context: Context, guarded: bool = False

@@ -11,6 +11,12 @@ are :mod:`arest.resources`.  Every transport runs this server; it serves both pr
 (the client's first message decides), and advertises the caller's surface under
 ``capabilities.experimental.arest`` in either era's handshake.
 
+A call runs its command on a worker thread within a budget (:mod:`arest.runtime.budget`):
+``command_seconds`` (None: no time limit), and cancelled when the call is (its client went
+away: the modern era cancels a call whose HTTP request is dropped); such a command is
+stopped at its next read of D, D unchanged.  A call reports progress 0 when its command
+starts, to a client that asked for progress.
+
 Errors, as DESIGN §6 fixes them: a tool outside the surface is JSON-RPC -32601, a tool that
 does not exist -32602 (so is a bad tag or tool name in the caller's URL); bad arguments and
 SYSTEM errors are results with ``isError``; any other exception becomes -32603 without its
@@ -21,10 +27,13 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
+import anyio.from_thread
 import anyio.to_thread
 import mcp_types as types
 from mcp.server import Server, ServerRequestContext
@@ -34,6 +43,7 @@ from pydantic import ValidationError
 
 from arest.resources import RESOURCES
 from arest.runtime import Tenant
+from arest.runtime.budget import Budget
 from arest.runtime.tenant import utc_now
 from arest.system.permissions import AGENT_PRINCIPAL, Principal, forbidden
 from arest.transports.sampling import REQUEST, sample
@@ -83,10 +93,13 @@ def _result(out: dict[str, Any]) -> types.CallToolResult:
                                 structured_content=out, is_error="error" in out)
 
 
-async def _run(tenant: Tenant, verb: str, arguments: dict[str, Any], caller: Caller
+async def _run(tenant: Tenant, verb: str, arguments: dict[str, Any], caller: Caller,
+               seconds: float | None = None,
+               starting: Callable[[], Coroutine[Any, Any, None]] | None = None
                ) -> dict[str, Any]:
-    """The verb's SYSTEM output: the tenant's answer to its command, or the argument error,
-    or ``forbidden`` when the caller lacks the command's permission."""
+    """The verb's SYSTEM output: the tenant's answer to its command within a budget of
+    ``seconds``, or the argument error, or ``forbidden`` when the caller lacks the
+    command's permission.  ``starting`` is awaited once the command's thread runs."""
     try:
         command = command_for(verb, arguments, caller.surface)
     except VerbError as error:
@@ -94,8 +107,34 @@ async def _run(tenant: Tenant, verb: str, arguments: dict[str, Any], caller: Cal
     refused = forbidden(caller.principal, command)
     if refused is not None:
         return refused
-    out: dict[str, Any] = await anyio.to_thread.run_sync(tenant.run, command, caller.source)
-    return out
+    budget = Budget(seconds)
+    answers: list[dict[str, Any]] = []
+    running, finished = threading.Event(), threading.Event()
+
+    def work() -> None:
+        running.set()
+        try:
+            if starting is not None:
+                anyio.from_thread.run(starting)
+            answers.append(tenant.run(command, caller.source, budget=budget))
+        finally:
+            finished.set()
+
+    try:
+        await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+    except anyio.get_cancelled_exc_class():
+        # The call is cancelled (its client is gone): stop the command, and wait for it
+        # to stop, so that nothing of it outlives the call.  A thread not yet running
+        # never runs it, or meets the spent budget at its first check.
+        budget.cancel()
+        if running.is_set():
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(finished.wait)
+        log.warning("arest MCP: %s ended, its call cancelled: %s", command.key,
+                    answers[0].get("error", {}).get("code", "done") if answers
+                    else "stopped before it ran")
+        raise
+    return answers[0]
 
 
 def _caller(caller_of: CallerOf, ctx: ServerRequestContext[Any, Any]) -> Caller:
@@ -130,10 +169,11 @@ def _middleware(caller_of: CallerOf) -> Any:
     return middleware
 
 
-def mcp_server(tenant: Tenant, caller_of: CallerOf | Caller | Surface, name: str = "arest"
-               ) -> Server[Any]:
+def mcp_server(tenant: Tenant, caller_of: CallerOf | Caller | Surface, name: str = "arest",
+               command_seconds: float | None = None) -> Server[Any]:
     """The MCP server over a tenant; each request's tools, Signal Source and permissions
-    come from ``caller_of`` (a fixed caller; a fixed surface: an Agent with read,write)."""
+    come from ``caller_of`` (a fixed caller; a fixed surface: an Agent with read,write);
+    each call's command runs within ``command_seconds`` (None: no time limit)."""
     if isinstance(caller_of, Surface):
         caller_of = Caller(caller_of)
     if isinstance(caller_of, Caller):
@@ -157,13 +197,17 @@ def mcp_server(tenant: Tenant, caller_of: CallerOf | Caller | Surface, name: str
                            data={"tool": params.name, "tag": CATALOGUE[params.name].tag,
                                  "tags_active": list(surface.tags)})
         arguments = dict(params.arguments or {})
-        out = await _run(tenant, params.name, arguments, caller)
+        async def starting() -> None:
+            await ctx.session.report_progress(0, message=f"running {params.name}")
+
+        out = await _run(tenant, params.name, arguments, caller, command_seconds, starting)
         if out.get("mode") == "prompt-only" and REQUEST not in arguments:
             answer = await sample(ctx, params, out["prompt"])
             if isinstance(answer, types.InputRequiredResult):
                 return answer
             if answer is not None:
-                out = await _run(tenant, params.name, {**arguments, REQUEST: answer}, caller)
+                out = await _run(tenant, params.name, {**arguments, REQUEST: answer}, caller,
+                                 command_seconds)
         return _result(out)
 
     async def list_resources(ctx: ServerRequestContext[Any, Any],

@@ -33,6 +33,7 @@ from arest.system.context import AGENT
 from arest.system.permissions import ADMIN, AGENT_PRINCIPAL, Principal
 from arest.transports import TransportUnavailable, WebTransport
 from arest.transports.server import Caller
+from arest.transports.sessions import SessionLimits
 from arest.verbs import Surface, surface
 
 NO_PERMISSIONS: Final = Principal(AGENT, frozenset())
@@ -135,6 +136,20 @@ class Access:
         """Without keys, anyone; with keys, a request bearing one of them."""
         return not self.keys or self.key(headers) is not None
 
+    def holder(self, headers: Headers) -> str:
+        """The name of the key a request bears, whose sessions it opens and uses (``""``
+        on a server without keys, or for a key it does not accept)."""
+        key = self.key(headers) if self.keys else None
+        return "" if key is None else key.name
+
+    def holders(self) -> list[str]:
+        """Every name :meth:`holder` may give.
+
+        >>> Access.of(["ci=abc"], "root").holders()
+        ['', 'ci', 'admin']
+        """
+        return ["", *(key.name for key in self.keys)]
+
     def principal(self, headers: Headers) -> Principal:
         """Who a request is, from its key: an Agent with read,write when the server has no
         keys; nothing allowed for a request with no accepted key (the key check answers it
@@ -157,8 +172,8 @@ def url_surface(query: QueryParams) -> Surface:
 
 @dataclass(frozen=True)
 class Web:
-    """What a web transport is given: the tenant, the access keys, the callers' policy and
-    the DNS-rebinding settings for the address served."""
+    """What a web transport is given: the tenant, the access keys, the callers' policy, the
+    DNS-rebinding settings for the address served and the bounds on sessions."""
 
     tenant: Tenant
     access: Access
@@ -166,6 +181,11 @@ class Web:
     cors_origins: tuple[str, ...] = ()
     """The origins whose pages may call the REST routes (``--cors-origin``); none: CORS is
     off."""
+    sessions: SessionLimits = field(default_factory=SessionLimits)
+    """How many MCP sessions each key may hold open, and for how long unused."""
+    command_seconds: float | None = None
+    """The budget of each MCP tool call's command (``--command-seconds``; None: no time
+    limit); a call cancelled by its client stops its command whatever it is."""
     extend: Callable[[Any], Any] = field(default=lambda server: server)
     """Applied to each MCP server built: an embedding program's hook to serve more (tools,
     prompts, resources) beside arest's, as the conformance suite's fixtures do in the tests."""

@@ -1,0 +1,90 @@
+"""The budget of a tool call's command, through a real ``arest serve`` and the SDK's client:
+a command past ``--command-seconds`` is the error ``limit_exceeded`` and changes nothing,
+and a long query whose HTTP client goes away is stopped while the server keeps answering."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2
+import pytest
+from mcp.client import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from arest.runtime import Tenant
+from tests.transports.serving import arest_serve
+from tests.transports.test_http import over_http
+
+READINGS = Path(__file__).parent / "readings"
+TASKS = 8000
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(scope="module")
+def hasty(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose commands have a nanosecond each."""
+    folder = tmp_path_factory.mktemp("hasty")
+    with arest_serve(folder, READINGS, "--db", ":memory:", "--command-seconds", "1e-9"
+                     ) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def populated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """A server over many tasks, so that listing them takes a while; its URL and log."""
+    folder = tmp_path_factory.mktemp("populated")
+    readings = folder / "readings"
+    shutil.copytree(READINGS, readings, ignore=shutil.ignore_patterns("*.db*"))
+    with Tenant.open(readings, db=folder / "tasks.db") as tenant, \
+            ThreadPoolExecutor(16) as creating:  # threads share the journal's commits
+        list(creating.map(lambda number: tenant.call(
+            "create:Task", {"id": f"t{number}", "Title": f"Task {number}"}), range(TASKS)))
+    with arest_serve(folder, readings, "--db", str(folder / "tasks.db")) as base:
+        port = base.rsplit(":", 1)[1]
+        yield base, folder / f"serve-{port}.log"
+
+
+@pytest.mark.parametrize("era", ["auto", "legacy"])
+async def test_a_command_past_its_budget_is_limit_exceeded_and_changes_nothing(
+        hasty: str, era: str) -> None:
+    async with over_http(f"{hasty}/mcp", era) as session:
+        made = await session.call_tool("create", {"noun": "Task", "id": f"late-{era}",
+                                                  "fields": {"Title": "T"}})
+    async with httpx2.AsyncClient() as http:
+        kept = await http.get(f"{hasty}/tasks/late-{era}")  # REST reads without a budget
+    assert made.is_error
+    assert made.structured_content["error"]["code"] == "limit_exceeded"
+    assert made.structured_content["error"]["budget_seconds"] == 1e-9
+    assert kept.status_code == 404
+
+
+async def test_a_long_query_is_stopped_when_its_client_goes_away(
+        populated: tuple[str, Path]) -> None:
+    base, log = populated
+    started = anyio.Event()
+
+    async def progress(progress: float, total: float | None, message: str | None) -> None:
+        started.set()
+
+    async def list_everything(client: Any) -> None:
+        await client.call_tool("get", {"noun": "Task"}, progress_callback=progress)
+
+    with anyio.fail_after(120):
+        async with httpx2.AsyncClient() as http, \
+                Client(streamable_http_client(f"{base}/mcp", http_client=http)) as client, \
+                anyio.create_task_group() as calls:
+            calls.start_soon(list_everything, client)
+            await started.wait()  # the command runs: now its client goes away
+            calls.cancel_scope.cancel()
+        while "ended, its call cancelled" not in log.read_text():
+            await anyio.sleep(0.1)
+        async with over_http(f"{base}/mcp", "auto") as session:
+            one = await session.call_tool("get", {"noun": "Task", "id": "t1"})
+    assert "get:Task ended, its call cancelled: limit_exceeded" in log.read_text()
+    assert one.structured_content["id"] == "t1"
