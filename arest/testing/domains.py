@@ -16,7 +16,7 @@ machines), so the strategies work on any readings.  Re-exported by :mod:`arest.t
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hypothesis import strategies as st
@@ -174,7 +174,8 @@ def _slug(noun: str) -> str:
 
 def _ids(D: State, noun: str) -> tuple[str, ...]:
     """Ids an entity of noun may take: up to two D already holds, and three new ones."""
-    return (*entity_ids(D, noun)[:2], *(f"{_slug(noun)}-{n}" for n in (1, 2, 3)))
+    return tuple(dict.fromkeys(
+        [*entity_ids(D, noun)[:2], *(f"{_slug(noun)}-{n}" for n in (1, 2, 3))]))
 
 
 @st.composite
@@ -397,14 +398,18 @@ def command_keys(D: State) -> list[str]:
             *(f"query:{fact_type}" for fact_type in [*domain.fact_types, *rules])]
 
 
-def commands(D: State) -> st.SearchStrategy[tuple[str, Any]]:
+def commands(D: State, keys: Iterable[str] | None = None
+             ) -> st.SearchStrategy[tuple[str, Any]]:
     """One SYSTEM command over D's domain, ``(key, input)``: any key of
-    :func:`command_keys` — assert and retract of a fact, create and update of an entity with
+    :func:`command_keys` (or of ``keys``, to focus on some) — assert and retract of a fact, create and update of an entity with
     some of its fields, delete, read and list, each event of each machine (legal from the
     entity's status or not), a query of every fact type a rule derives, snapshot and
     rollback — on ids and values :func:`populations` draws from too."""
-    domain = domain_of(D)
-    keys = command_keys(D)
+    chosen = command_keys(D) if keys is None else sorted(keys)
+    return _commands(D, domain_of(D), chosen)
+
+
+def _commands(D: State, domain: Domain, keys: list[str]) -> st.SearchStrategy[tuple[str, Any]]:
     return st.sampled_from(keys).flatmap(lambda key: _command(D, domain, key))
 
 
@@ -453,10 +458,23 @@ def _fields(D: State, domain: Domain, noun: str) -> st.SearchStrategy[dict[str, 
     return st.fixed_dictionaries({}, optional=optional)
 
 
-def command_sequences(D: State, max_size: int = 12
+def command_sequences(D: State, max_size: int = 12, keys: Iterable[str] | None = None
                       ) -> st.SearchStrategy[list[tuple[str, Any]]]:
-    """Lists of :func:`commands` after the ``assert`` of a valid :func:`populations`, so
-    that most commands find the entities they name, their machines' statuses and the facts
-    the rules read."""
-    return st.tuples(populations(D), st.lists(commands(D), max_size=max_size)).map(
-        lambda p: [p[0].command(), *p[1]] if p[0].facts else p[1])
+    """Lists of :func:`commands` (of ``keys``, when given) after the ``assert`` of a valid
+    :func:`populations`, so that most commands find the entities they name, their machines'
+    statuses and the facts the rules read: an entity's id is one the population names, or
+    a new one where it names none."""
+    domain = domain_of(D)
+    chosen = command_keys(D) if keys is None else sorted(keys)
+    return populations(D).flatmap(lambda population: st.lists(
+        _commands(D, _narrowed(domain, population), chosen), max_size=max_size).map(
+        lambda drawn: [population.command(), *drawn] if population.facts else drawn))
+
+
+def _narrowed(domain: Domain, population: Population) -> Domain:
+    """The domain with each entity noun's ids those the population names (a new one where
+    it names none)."""
+    named = _named(population.facts, domain.fact_types)
+    values = {noun: tuple(sorted(named.get(noun, ()))) or ids[-1:]
+              if domain.is_entity(noun) else ids for noun, ids in domain.values.items()}
+    return replace(domain, values=values)
