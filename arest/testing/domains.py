@@ -66,7 +66,8 @@ class Population:
     breaks: ConstraintRef | None = None
 
     def command(self) -> tuple[str, dict[str, Any]]:
-        """The one ``assert`` command that writes the facts: ``(key, input)``."""
+        """The one ``assert`` command that writes the facts: ``(key, input)`` (the empty
+        population is valid but has none: ``assert`` takes at least one fact)."""
         return ("assert", {"facts": [{"fact_type": fact_type, "bindings": list(bindings)}
                                      for fact_type, bindings in self.facts]})
 
@@ -266,7 +267,8 @@ def populations(D: State, invalid: bool = False) -> st.SearchStrategy[Population
     constraint (VC), an entity related to itself in an irreflexive or acyclic ring (IR,
     AC).  ``breaks`` names that constraint, so a
     property can assert arest reports it and nothing else.  A domain where no constraint can
-    be broken alone gives no invalid population (Hypothesis reports the strategy empty).
+    be broken alone gives no invalid population; where few can, most draws are discarded
+    (Hypothesis's ``filter_too_much`` health check may need suppressing).
     """
     domain = domain_of(D)
     valid = _candidate(domain, 1 if invalid else 0).map(
@@ -401,10 +403,11 @@ def command_keys(D: State) -> list[str]:
 def commands(D: State, keys: Iterable[str] | None = None
              ) -> st.SearchStrategy[tuple[str, Any]]:
     """One SYSTEM command over D's domain, ``(key, input)``: any key of
-    :func:`command_keys` (or of ``keys``, to focus on some) — assert and retract of a fact, create and update of an entity with
-    some of its fields, delete, read and list, each event of each machine (legal from the
-    entity's status or not), a query of every fact type a rule derives, snapshot and
-    rollback — on ids and values :func:`populations` draws from too."""
+    :func:`command_keys` (or of ``keys``, to focus on some) — assert and retract of a
+    fact, create and update of an entity with some of its fields, delete, read and list,
+    each event of each machine (legal from the entity's status or not), a query of every
+    fact type (those rules derive too), snapshot and rollback — on ids and values
+    :func:`populations` draws from too."""
     chosen = command_keys(D) if keys is None else sorted(keys)
     return _commands(D, domain_of(D), chosen)
 
