@@ -24,6 +24,9 @@ from arest.algebra.relations import Relation
 from arest.compiler.cells import NOUN_SUPERTYPES
 from arest.compiler.change import Change
 from arest.compiler.population import membership_fact_type, relation_in
+from arest.testing import domains
+from arest.testing.domains import ConstraintRef, Population, command_sequences, populations
+from arest.testing.forml2 import readings
 from arest.testing.graphs import (
     GRAPH_BINDINGS,
     GRAPH_CONSTRAINTS,
@@ -37,10 +40,10 @@ from arest.testing.graphs import (
 
 __all__ = [
     "BINDINGS", "CONSTRAINT_POOL", "GRAPH_BINDINGS", "GRAPH_CONSTRAINTS", "GRAPH_RULES",
-    "RUNTIME_RULES", "TYPES", "atoms", "bulk_load", "commands", "functions",
-    "graph_command_sequences", "graph_commands", "graph_scenarios",
-    "graph_schemas", "objects", "schemas", "small_atoms", "texts", "typed_functions",
-    "typed_objects",
+    "RUNTIME_RULES", "TYPES", "ConstraintRef", "Population", "atoms", "bulk_load",
+    "command_sequences", "commands", "functions", "graph_command_sequences", "graph_commands",
+    "graph_scenarios", "graph_schemas", "objects", "populations", "readings", "schemas",
+    "small_atoms", "texts", "typed_functions", "typed_objects",
 ]
 
 _WORDS = ("a", "b", "c", "T", "F", "x y", "Order Id")
@@ -296,9 +299,13 @@ def schemas() -> st.SearchStrategy[str]:
     )
 
 
-def commands() -> st.SearchStrategy[tuple[str, object]]:
-    """SYSTEM commands over :func:`schemas`' domain: assert, retract, create, update, and
-    some that are wrong (unknown fields, bad values) — ``(key, input)``."""
+def commands(D: State | None = None) -> st.SearchStrategy[tuple[str, object]]:
+    """SYSTEM commands, ``(key, input)``: over D's own domain when D is given
+    (:func:`arest.testing.domains.commands`: every verb, machine and rule); without it over
+    :func:`schemas`' domain: assert, retract, create, update, and some that are wrong
+    (unknown fields, bad values)."""
+    if D is not None:
+        return domains.commands(D)
     facts = st.sampled_from(sorted(BINDINGS)).flatmap(
         lambda fact_type: st.tuples(
             st.just(fact_type),

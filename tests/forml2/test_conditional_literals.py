@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from arest.forml2 import Constraint, Join, Reading, Restriction, Span, read, verbalize
 from arest.forml2.facts import metamodel_facts
+from arest.testing.forml2 import OPERATORS, Schema, _plays, _subset_pairs, schemas
 from tests.forml2.reading import clean
-from tests.forml2.strategies import OPERATORS, Schema, _plays, _subset_pairs, schemas
 
 SCHEMA = """
 Parcel(.id) is an entity type.

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arest.forml2 import Constraint, Reading, metamodel, read, verbalize
+from arest.testing.forml2 import Schema, constructs, schemas
 from tests.corpus import EVERY_FILE, corpus_file
-from tests.forml2.strategies import Schema, constructs, schemas
 
 
 def assert_round_trip(construct: object, known: Reading) -> str:

@@ -1,8 +1,17 @@
-"""Hypothesis strategies: generated schemas (nouns, fact types of arity 1–3 with readings,
-subtypes and objectifications) and constructs of every kind over them.
+"""Hypothesis strategies for FORML 2: generated schemas (nouns, fact types of arity 1–3 with
+readings, subtypes and objectifications), constructs of every kind over them, and
+:func:`readings`, whole texts saying them.  Re-exported (``readings``) by :mod:`arest.testing`.
 
 A schema is drawn as FORML 2 text and read; constructs are then drawn as values over the
 read schema, so that verbalizing them is exercised on constructs no sentence wrote.
+
+>>> from hypothesis import given, settings
+>>> from arest.forml2 import metamodel, read
+>>> @settings(max_examples=5, deadline=None)
+... @given(readings())
+... def reads_cleanly(text):
+...     assert read(text, known=metamodel()).diagnostics == ()
+>>> reads_cleanly()
 """
 
 from __future__ import annotations
@@ -24,7 +33,9 @@ from arest.forml2 import (
     Reading,
     Span,
     read,
+    verbalize,
 )
+from arest.forml2.phrasing import VerbalizationError
 from arest.forml2.schema import Resolution
 
 WORDS = ("Vorn", "Kalt", "Bram", "Quill", "Tessa", "Mirel", "Oban", "Pell", "Rusk", "Zeno")
@@ -253,7 +264,7 @@ def _subset_pairs(schema: Schema) -> list[tuple[FactTypeDecl, FactTypeDecl, str]
 def _join_subsets(schema: Schema) -> list[tuple[FactTypeDecl, FactTypeDecl, FactTypeDecl, str]]:
     """(held, path, then, owner): ``If some <held> then <then> … T equal to that owner's
     T`` where ``owner has T`` reads ``path`` and the clauses share a noun other than T."""
-    out = []
+    out: list[tuple[FactTypeDecl, FactTypeDecl, FactTypeDecl, str]] = []
     for held in schema.fact_types:
         for path in _binaries(schema):
             for owner_role, owner in enumerate(path.roles):
@@ -405,3 +416,46 @@ def constructs(schema: Schema) -> st.SearchStrategy[Construct]:
     if _join_subsets(schema):
         options.append(join_subset(schema))
     return st.one_of(options)
+
+
+def _machine(entities: list[str]) -> st.SearchStrategy[str]:
+    """A state machine over one of the entity types, its statuses, transitions and events."""
+    return st.sampled_from(entities).map(lambda noun: "\n".join((
+        f"State Machine Definition '{noun}' is for Noun '{noun}'.",
+        f"Status 'Open' is initial in State Machine Definition '{noun}'.",
+        f"Transition 'close' is defined in State Machine Definition '{noun}'.",
+        "Transition 'close' is from Status 'Open'.",
+        "Transition 'close' is to Status 'Closed'.",
+    )))
+
+
+def readings(max_constructs: int = 6) -> st.SearchStrategy[str]:
+    """FORML 2 texts across every construct the reader knows: a generated schema (entity
+    and value types with every kind of reference scheme, subtypes, an objectification, fact
+    types of arity 1–3 with alternate readings, a ring), up to ``max_constructs`` drawn
+    constructs said in their canonical sentences (cardinality, value, ring, set-comparison,
+    subset, join-subset and external constraints, alethic and deontic; possibilities;
+    instance facts; derivation rules) and, now and then, a state machine.  Every text reads
+    without a diagnostic; compiling one may still refuse instance facts that break its
+    constraints, as it would a user's."""
+    return schemas().flatmap(lambda schema: st.tuples(
+        st.just(schema),
+        st.lists(constructs(schema).map(lambda c: _sentence(c, schema)).filter(bool),
+                 max_size=max_constructs),
+        st.one_of(st.just(""), _machine(sorted(
+            n for n, info in schema.reading.schema.nouns.items()
+            if info.kind == "entity" and n in schema.text)))).map(_said))
+
+
+def _sentence(construct: Construct, schema: Schema) -> str:
+    """The construct's canonical sentence, or "" for one no reading of the schema can say
+    (a constraint spanning a role that starts none of its fact type's readings)."""
+    try:
+        return verbalize(construct, schema.reading)
+    except VerbalizationError:
+        return ""
+
+
+def _said(drawn: tuple[Schema, list[str], str]) -> str:
+    schema, sentences, machine = drawn
+    return schema.text + "".join(f"{sentence}\n" for sentence in [*sentences, machine] if sentence)

@@ -1,0 +1,483 @@
+"""Hypothesis strategies over a user's compiled domain D: populations D accepts, populations
+that break one named constraint, and commands that exercise every verb, machine and rule.
+
+Everything is read from D's schema (its tenant's nouns, fact types, constraints, rules and
+machines), so the strategies work on any readings.  Re-exported by :mod:`arest.testing`.
+
+>>> import arest
+>>> from hypothesis import find
+>>> D = arest.load("readings/orders")
+>>> broken = find(populations(D, invalid=True), lambda p: p.breaks.kind == "UC")
+>>> out, same = arest.apply(D, *broken.command())
+>>> out["rejected"], broken.breaks.id in {v["constraint_id"] for v in out["violations"]}
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from hypothesis import strategies as st
+
+from arest.algebra import State
+from arest.compiler.derivations import Program
+from arest.compiler.fields import fields_of, status_fact_type
+from arest.compiler.population import entity_ids
+from arest.compiler.schema import ConstraintInfo, Schema, schema_of
+from arest.system import apply as system_apply
+from arest.system.derive import program_of
+from arest.system.search import tenant_fact_types
+
+Fact = tuple[str, tuple[str, ...]]
+
+ADD_ONLY_KINDS = frozenset({"UC", "VC", "XC", "IR", "AS", "AT", "AC", "IT"})
+"""Constraint kinds that only a fact added can break (a fact removed never does)."""
+REMOVE_ONLY_KINDS = frozenset({"MC", "OR"})
+"""Constraint kinds that only a fact removed (or an entity without its facts) can break."""
+BREAKABLE_KINDS = ("UC", "MC", "VC", "IR", "AC")
+"""The kinds :func:`populations` with ``invalid=True`` breaks, one constraint at a time."""
+
+_VALUES = ("1", "2", "5", "x", "y")
+_OUTSIDER = "not-a-listed-value"
+_SETTLE_ROUNDS = 6
+
+
+@dataclass(frozen=True)
+class ConstraintRef:
+    """A constraint named as arest reports it: its id, kind and reading."""
+
+    id: str
+    kind: str
+    reading: str
+
+
+@dataclass(frozen=True)
+class Population:
+    """Facts to assert on D in one command, and the constraint they break (None: none).
+
+    >>> p = Population((("Customer_has_Name", ("ann", "Ann")),))
+    >>> p.command()
+    ('assert', {'facts': [{'fact_type': 'Customer_has_Name', 'bindings': ['ann', 'Ann']}]})
+    """
+
+    facts: tuple[Fact, ...]
+    breaks: ConstraintRef | None = None
+
+    def command(self) -> tuple[str, dict[str, Any]]:
+        """The one ``assert`` command that writes the facts: ``(key, input)`` (the empty
+        population is valid but has none: ``assert`` takes at least one fact)."""
+        return ("assert", {"facts": [{"fact_type": fact_type, "bindings": list(bindings)}
+                                     for fact_type, bindings in self.facts]})
+
+
+@dataclass(frozen=True)
+class Domain:
+    """What the strategies read from D: the tenant's asserted fact types with their role
+    nouns, the values each noun takes, and the alethic constraints that span them."""
+
+    schema: Schema
+    fact_types: dict[str, tuple[str, ...]]
+    entity_nouns: tuple[str, ...]
+    values: dict[str, tuple[str, ...]]
+    """Each value noun's values, and each entity noun's ids: up to two D holds, three new."""
+    constraints: tuple[ConstraintInfo, ...]
+    reaches: dict[str, frozenset[str]]
+    """Each fact type's derived fact types: those a change to it may change, through rules."""
+    derived_constraints: tuple[ConstraintInfo, ...]
+    """The alethic constraints over the tenant's derived fact types."""
+
+    def downstream(self, fact_type: str) -> list[ConstraintInfo]:
+        """The alethic constraints over a fact type a change to fact_type may derive into."""
+        return [c for c in self.derived_constraints
+                if any(span[0] in self.reaches.get(fact_type, ()) for span in c.spans)]
+
+    def is_entity(self, noun: str) -> bool:
+        """Whether noun is an entity type (else its values are written as they are)."""
+        return noun in self.entity_nouns
+
+    def unique_roles(self, fact_type: str) -> set[int]:
+        """The roles of fact_type an alethic single-role uniqueness constraint spans."""
+        return self._single_roles("UC", fact_type)
+
+    def mandatory_roles(self, fact_type: str) -> set[int]:
+        """The roles of fact_type an alethic simple mandatory constraint spans."""
+        return self._single_roles("MC", fact_type)
+
+    def _single_roles(self, kind: str, fact_type: str) -> set[int]:
+        return {c.spans[0][1] for c in self.constraints
+                if c.kind == kind and len(c.spans) == 1 and c.spans[0][0] == fact_type}
+
+    def spanning(self, fact_type: str) -> list[ConstraintInfo]:
+        """The alethic constraints over fact_type: those spanning one of its roles, and
+        value constraints on a noun that plays one."""
+        nouns = set(self.fact_types[fact_type])
+        return [c for c in self.constraints
+                if any(span[0] == fact_type for span in c.spans)
+                or (c.kind == "VC" and c.noun in nouns)]
+
+
+def domain_of(D: State) -> Domain:
+    """The domain the strategies draw over: D's tenant fact types that commands may assert
+    (not derived by a rule, not a machine's status, not a reference scheme's), entity nouns,
+    each value noun's values (a value constraint's, else a few words and numerals) and the alethic
+    constraints.
+
+    >>> import arest
+    >>> domain = domain_of(arest.load("readings/orders"))
+    >>> domain.fact_types["Order_was_placed_by_Customer"], domain.values["Priority"]
+    (('Order', 'Customer'), ('low', 'normal', 'rush'))
+    """
+    schema = schema_of(D)
+    references = {(noun, part) for noun, info in schema.nouns.items() for part in info.reference}
+    derived = {rule.fact_type for rule in schema.rules.values()}
+    fact_types: dict[str, tuple[str, ...]] = {}
+    for fact_type in tenant_fact_types(D):
+        info = schema.fact_types[fact_type]
+        reference = len(info.roles) == 2 and tuple(info.roles) in references
+        status = fact_type == status_fact_type(info.roles[0])
+        declared = all(noun in schema.nouns for noun in info.roles)
+        if declared and not (info.mode or fact_type in derived or reference or status):
+            fact_types[fact_type] = info.roles
+    nouns = {noun for roles in fact_types.values() for noun in roles}
+    constraints = tuple(c for c in schema.constraints.values() if c.modality == "alethic" and (
+        any(span[0] in fact_types for span in c.spans) or (c.kind == "VC" and c.noun in nouns)))
+    allowed = {c.noun: c.allowed for c in constraints if c.kind == "VC" and c.noun}
+    entities = tuple(sorted(n for n in nouns if schema.nouns[n].kind != "value"))
+    values = {noun: allowed.get(noun, _VALUES) if noun not in entities else _ids(D, noun)
+              for noun in sorted(nouns)}
+    program = program_of(D)
+    reaches = {fact_type: _reached(program, fact_type) for fact_type in fact_types}
+    downstream = frozenset().union(*reaches.values())
+    derived_constraints = tuple(c for c in schema.constraints.values() if c.modality == "alethic"
+                                and any(span[0] in downstream for span in c.spans))
+    return Domain(schema, fact_types, entities, values, constraints, reaches,
+                  derived_constraints)
+
+
+def _reached(program: Program, fact_type: str) -> frozenset[str]:
+    """The fact types rules derive, directly or through each other, from fact_type."""
+    found: set[str] = set()
+    pending = [fact_type]
+    while pending:
+        read = pending.pop()
+        for rule in program.rules():
+            if rule.fact_type not in found and any(f == read for f, _ in rule.reads):
+                found.add(rule.fact_type)
+                pending.append(rule.fact_type)
+    return frozenset(found)
+
+
+def _slug(noun: str) -> str:
+    return noun.lower().replace(" ", "-")
+
+
+def _ids(D: State, noun: str) -> tuple[str, ...]:
+    """Ids an entity of noun may take: up to two D already holds, and three new ones."""
+    return tuple(dict.fromkeys(
+        [*entity_ids(D, noun)[:2], *(f"{_slug(noun)}-{n}" for n in (1, 2, 3))]))
+
+
+@st.composite
+def _candidate(draw: st.DrawFn, domain: Domain, at_least: int) -> list[Fact]:
+    """Facts built to honour uniqueness, simple mandatory and value constraints: at least
+    ``at_least`` entities of each noun; each entity drawn gets one fact for each mandatory
+    role it plays, at most one where its role is unique, values from their value
+    constraints."""
+    chosen = {noun: draw(st.lists(st.sampled_from(domain.values[noun]), min_size=at_least,
+                                  max_size=3, unique=True))
+              for noun in domain.entity_nouns}
+    facts: list[Fact] = []
+    for fact_type, roles in domain.fact_types.items():
+        if _closed_ring(domain, fact_type):
+            continue
+        mandatory, unique = domain.mandatory_roles(fact_type), domain.unique_roles(fact_type)
+        driver = min(mandatory) if mandatory else 0
+        for entity in chosen.get(roles[driver], []) if domain.is_entity(roles[driver]) else []:
+            low = 1 if driver in mandatory else 0
+            high = 1 if driver in unique else 2
+            for _ in range(draw(st.integers(low, high))):
+                fact = [_value(draw, chosen, domain, noun) for noun in roles]
+                fact[driver] = entity
+                if None not in fact:
+                    facts.append((fact_type, tuple(f for f in fact if f is not None)))
+    return _honour_uniqueness(domain, facts)
+
+
+def _closed_ring(domain: Domain, fact_type: str) -> bool:
+    """Whether a ring constraint asks facts of fact_type to come with others (symmetric,
+    transitive, reflexive): random facts would nearly always be settled away."""
+    return any(c.kind in ("SY", "TR", "RF") for c in domain.spanning(fact_type))
+
+
+def _value(draw: st.DrawFn, chosen: dict[str, list[str]], domain: Domain,
+           noun: str) -> str | None:
+    pool = chosen[noun] if domain.is_entity(noun) else domain.values[noun]
+    return draw(st.sampled_from(pool)) if pool else None
+
+
+def _honour_uniqueness(domain: Domain, facts: Iterable[Fact]) -> list[Fact]:
+    """The facts in order, each dropped that repeats one before it or its key on a unique
+    role."""
+    kept: list[Fact] = []
+    seen: set[tuple[str, int, str] | Fact] = set()
+    for fact_type, bindings in facts:
+        keys = {(fact_type, role, bindings[role]) for role in domain.unique_roles(fact_type)}
+        if (fact_type, bindings) in seen or keys & seen:
+            continue
+        seen.update(keys | {(fact_type, bindings)})
+        kept.append((fact_type, bindings))
+    return kept
+
+
+def settle(D: State, facts: list[Fact]) -> list[Fact]:
+    """The facts without those D refuses: while asserting them breaks an alethic constraint,
+    each fact naming a value of a violation's key is dropped (the empty population always
+    settles).
+
+    >>> import arest
+    >>> D = arest.load("readings/orders")
+    >>> settle(D, [("Customer_has_Name", ("ann", "Ann")), ("Order_has_Priority", ("o", "low"))])
+    [('Customer_has_Name', ('ann', 'Ann'))]
+    """
+    for _ in range(_SETTLE_ROUNDS):
+        if not facts:
+            return facts
+        out, _after = system_apply(D, *Population(tuple(facts)).command())
+        refused = {str(value) for v in out.get("violations", []) if v["modality"] == "alethic"
+                   for value in v["detail"]["key"]}
+        if "error" in out:
+            return []
+        if not out.get("rejected"):
+            return facts
+        facts = [fact for fact in facts if not refused & set(fact[1])]
+    return []
+
+
+def populations(D: State, invalid: bool = False) -> st.SearchStrategy[Population]:
+    """Populations of D's tenant fact types, each a :class:`Population` to assert on D.
+
+    Valid ones (``invalid=False``) are built to honour uniqueness, simple mandatory and value
+    constraints and then settled (:func:`settle`): whatever D still refuses is dropped, so
+    D accepts every one.  Invalid ones take a valid one and break exactly one named alethic
+    constraint, of a kind in :data:`BREAKABLE_KINDS`, by a change that no other constraint
+    over the facts it touches can notice: a second fact on a unique role (UC), an entity's
+    mandatory facts left out while another fact names it (MC), a value outside a value
+    constraint (VC), an entity related to itself in an irreflexive or acyclic ring (IR,
+    AC).  ``breaks`` names that constraint, so a
+    property can assert arest reports it and nothing else.  A domain where no constraint can
+    be broken alone gives no invalid population; where few can, most draws are discarded
+    (Hypothesis's ``filter_too_much`` health check may need suppressing).
+    """
+    domain = domain_of(D)
+    valid = _candidate(domain, 1 if invalid else 0).map(
+        lambda facts: Population(tuple(settle(D, facts))))
+    if not invalid:
+        return valid
+    return valid.flatmap(lambda base: _breakings(D, domain, base))
+
+
+def _breakings(D: State, domain: Domain, base: Population) -> st.SearchStrategy[Population]:
+    broken = [p for c in domain.constraints for p in _break(D, domain, base, c)]
+    return st.sampled_from(broken) if broken else st.nothing()
+
+
+def _break(D: State, domain: Domain, base: Population,
+           constraint: ConstraintInfo) -> list[Population]:
+    """Every population that is base with one change breaking constraint alone."""
+    single = len(constraint.spans) == (2 if constraint.kind in ("IR", "AC") else 1)
+    if constraint.kind not in BREAKABLE_KINDS or not (single or constraint.kind == "VC"):
+        return []
+    if len({span[0] for span in constraint.spans}) > 1:
+        return []
+    if constraint.kind == "VC":
+        fact_types = [f for f, roles in domain.fact_types.items() if constraint.noun in roles]
+    else:
+        fact_types = [constraint.spans[0][0]]
+    ref = ConstraintRef(constraint.id, constraint.kind, constraint.reading)
+    found: list[Population] = []
+    for fact_type in fact_types:
+        others = [c for c in domain.spanning(fact_type) if c.id != constraint.id]
+        if domain.downstream(fact_type):
+            continue  # a rule over the change may derive what another constraint notices
+        if constraint.kind == "MC":
+            if all(c.kind in ADD_ONLY_KINDS for c in others):
+                found += [Population(facts, ref) for facts in _without_mandatory(
+                    D, domain, base.facts, fact_type, constraint.spans[0][1])]
+        elif all(c.kind in REMOVE_ONLY_KINDS or c.kind in ("UC", "VC") for c in others):
+            found += [Population((*base.facts, fact), ref)
+                      for fact in _added(D, domain, base.facts, fact_type, constraint)]
+    return found
+
+
+def _named(facts: Iterable[Fact], nouns: dict[str, tuple[str, ...]]) -> dict[str, set[str]]:
+    """Each entity noun's ids the facts name."""
+    named: dict[str, set[str]] = {}
+    for fact_type, bindings in facts:
+        for noun, value in zip(nouns[fact_type], bindings, strict=True):
+            named.setdefault(noun, set()).add(value)
+    return named
+
+
+def _without_mandatory(D: State, domain: Domain, facts: tuple[Fact, ...], fact_type: str,
+                       role: int) -> list[tuple[Fact, ...]]:
+    """The facts without one entity's facts at a mandatory role (two such at most), for each
+    entity D does not hold that the other facts still name in its noun."""
+    found = []
+    noun = domain.fact_types[fact_type][role]
+    holders = sorted({bindings[role] for f, bindings in facts if f == fact_type}
+                     - set(entity_ids(D, noun)))
+    for entity in holders:
+        rest = tuple(f for f in facts if not (f[0] == fact_type and f[1][role] == entity))
+        if entity in _named(rest, domain.fact_types).get(noun, ()):
+            found.append(rest)
+    return found[:2]
+
+
+def _replaced(bindings: tuple[str, ...], role: int, value: str) -> tuple[str, ...]:
+    return tuple(value if i == role else b for i, b in enumerate(bindings))
+
+
+def _added(D: State, domain: Domain, facts: tuple[Fact, ...], fact_type: str,
+           constraint: ConstraintInfo) -> list[Fact]:
+    """Facts of binary fact_type that, added to facts, break constraint and no other
+    uniqueness constraint: built on entities the facts already name and D did not hold
+    (so no entity needs a mandatory fact it lacks) and on values their value constraints
+    allow (but for a VC's own)."""
+    roles = domain.fact_types[fact_type]
+    if len(roles) != 2:
+        return []
+    named = _named(facts, domain.fact_types)
+    held = [bindings for f, bindings in facts if f == fact_type]
+    pools = [sorted(set(named.get(noun, ())) - set(entity_ids(D, noun)))
+             if domain.is_entity(noun) else list(domain.values[noun]) for noun in roles]
+    kind = constraint.kind
+    if kind == "UC":
+        other = 1 - constraint.spans[0][1]
+        candidates = [_replaced(b, other, v) for b in held for v in pools[other] if v != b[other]]
+    elif kind == "VC" and _OUTSIDER not in domain.values[constraint.noun]:
+        at = roles.index(constraint.noun)
+        candidates = [_replaced((v, v), at, _OUTSIDER) for v in pools[1 - at]]
+    elif kind in ("IR", "AC") and roles[0] == roles[1]:
+        candidates = [(entity, entity) for entity in pools[0]]
+    else:
+        return []
+    return [(fact_type, c) for c in _fresh_keys(domain, fact_type, held, candidates, constraint)]
+
+
+def _fresh_keys(domain: Domain, fact_type: str, held: list[tuple[str, ...]],
+                candidates: Iterable[tuple[str, ...]],
+                constraint: ConstraintInfo) -> list[tuple[str, ...]]:
+    """The candidates (three at most) not held already whose keys on every unique role but
+    the broken constraint's own are new."""
+    own = {constraint.spans[0][1]} if constraint.kind == "UC" else set()
+    unique = domain.unique_roles(fact_type) - own
+    taken = {(role, bindings[role]) for bindings in held for role in unique}
+    return [c for c in dict.fromkeys(candidates)
+            if c not in held and not {(role, c[role]) for role in unique} & taken][:3]
+
+
+def command_keys(D: State) -> list[str]:
+    """Every command key :func:`commands` draws over D, by verb then target.
+
+    >>> import arest
+    >>> keys = command_keys(arest.load("readings/orders"))
+    >>> [k for k in keys if k.startswith("transition")]
+    ['transition:Order']
+    >>> "query:Customer_has_Unpaid_Order_Count" in keys
+    True
+    """
+    domain = domain_of(D)
+    nouns = [n for n in domain.entity_nouns if n in domain.schema.nouns]
+    machines = sorted(m.noun for m in domain.schema.machines.values() if m.noun in nouns)
+    rules = sorted({r.fact_type for r in domain.schema.rules.values()
+                    if r.fact_type in tenant_fact_types(D)})
+    return ["assert", "retract", "snapshot", "rollback",
+            *(f"{verb}:{noun}" for verb in ("create", "update", "delete", "read", "list")
+              for noun in nouns),
+            *(f"transition:{noun}" for noun in machines),
+            *(f"query:{fact_type}" for fact_type in [*domain.fact_types, *rules])]
+
+
+def commands(D: State, keys: Iterable[str] | None = None
+             ) -> st.SearchStrategy[tuple[str, Any]]:
+    """One SYSTEM command over D's domain, ``(key, input)``: any key of
+    :func:`command_keys` (or of ``keys``, to focus on some) — assert and retract of a
+    fact, create and update of an entity with some of its fields, delete, read and list,
+    each event of each machine (legal from the entity's status or not), a query of every
+    fact type (those rules derive too), snapshot and rollback — on ids and values
+    :func:`populations` draws from too."""
+    chosen = command_keys(D) if keys is None else sorted(keys)
+    return _commands(D, domain_of(D), chosen)
+
+
+def _commands(D: State, domain: Domain, keys: list[str]) -> st.SearchStrategy[tuple[str, Any]]:
+    return st.sampled_from(keys).flatmap(lambda key: _command(D, domain, key))
+
+
+def _command(D: State, domain: Domain, key: str) -> st.SearchStrategy[tuple[str, Any]]:
+    verb, _, target = key.partition(":")
+    if verb in ("assert", "retract"):
+        return _fact(D, domain).map(lambda f: (verb, {"fact_type": f[0], "bindings": list(f[1])}))
+    if verb == "snapshot":
+        return st.just((key, {"label": "s"}))
+    if verb == "rollback":
+        return st.just((key, {"id": "s"}))
+    if verb == "query":
+        return st.just((key, None))
+    ids = st.sampled_from(domain.values[target])
+    if verb in ("read", "delete"):
+        return ids.map(lambda entity: (key, {"id": entity}))
+    if verb == "list":
+        return st.just((key, {}))
+    if verb == "transition":
+        events = sorted({t.event for m in domain.schema.machines.values() if m.noun == target
+                         for t in m.transitions})
+        return st.tuples(ids, st.sampled_from(events)).map(
+            lambda p: (key, {"id": p[0], "event": p[1]}))
+    return st.tuples(ids, _fields(D, domain, target)).map(lambda p: (key, {"id": p[0], **p[1]}))
+
+
+def _fact(D: State, domain: Domain) -> st.SearchStrategy[Fact]:
+    return st.sampled_from(sorted(domain.fact_types)).flatmap(lambda fact_type: st.tuples(
+        st.just(fact_type), st.tuples(*(
+            st.sampled_from(domain.values[noun]) for noun in domain.fact_types[fact_type]))))
+
+
+def _fields(D: State, domain: Domain, noun: str) -> st.SearchStrategy[dict[str, Any]]:
+    """Some of noun's fields over asserted fact types, each with a value of its noun."""
+    optional: dict[str, st.SearchStrategy[Any]] = {}
+    for field in fields_of(domain.schema, noun):
+        if field.fact_type not in domain.fact_types or field.shape == "rows":
+            continue
+        if field.shape == "flag":
+            optional[field.name] = st.booleans()
+            continue
+        other = field.keys[0][0]
+        one = st.sampled_from(domain.values[other])
+        optional[field.name] = one if field.shape == "one" else st.lists(one, max_size=2,
+                                                                          unique=True)
+    return st.fixed_dictionaries({}, optional=optional)
+
+
+def command_sequences(D: State, max_size: int = 12, keys: Iterable[str] | None = None
+                      ) -> st.SearchStrategy[list[tuple[str, Any]]]:
+    """Lists of :func:`commands` (of ``keys``, when given) after the ``assert`` of a valid
+    :func:`populations`, so that most commands find the entities they name, their machines'
+    statuses and the facts the rules read: an entity's id is one the population names, or
+    a new one where it names none."""
+    domain = domain_of(D)
+    chosen = command_keys(D) if keys is None else sorted(keys)
+    return populations(D).flatmap(lambda population: st.lists(
+        _commands(D, _narrowed(domain, population), chosen), max_size=max_size).map(
+        lambda drawn: [population.command(), *drawn] if population.facts else drawn))
+
+
+def _narrowed(domain: Domain, population: Population) -> Domain:
+    """The domain with each entity noun's ids those the population names (a new one where
+    it names none)."""
+    named = _named(population.facts, domain.fact_types)
+    values = {noun: tuple(sorted(named.get(noun, ()))) or ids[-1:]
+              if domain.is_entity(noun) else ids for noun, ids in domain.values.items()}
+    return replace(domain, values=values)
