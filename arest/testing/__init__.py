@@ -331,7 +331,9 @@ def commands() -> st.SearchStrategy[tuple[str, object]]:
 def bulk_load(state: State, facts: Iterable[tuple[str, tuple[str, ...]]]) -> State:
     """D with many facts added at once, their entities in their populations, without
     validation: for benchmarks and tests that need a large population quickly.  The facts
-    must belong to D's fact types; nothing checks that they satisfy its constraints.
+    must belong to D's fact types; nothing checks that they satisfy its constraints.  Each
+    cell grows in one batch, and the D is the one adding the facts one at a time with
+    ``Change.add`` reaches (``tests/system/test_bulk_load.py``).
 
     >>> import arest
     >>> D = arest.compile("Order(.id) is an entity type.\\nOrder has Amount.")
