@@ -207,7 +207,7 @@ class Relation:
             new = {fact: payload for fact, payload in new.items() if fact not in self}
         if not new:
             return self
-        if any(len(fact) != self.arity for fact in new):
+        if set(map(len, new)) != {self.arity}:
             raise ValueError(f"facts of another arity in a relation of {self.arity}")
         return self._changed(new)
 

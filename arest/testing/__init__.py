@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
+from itertools import chain
+from operator import itemgetter
 
 from hypothesis import strategies as st
 
@@ -21,7 +23,7 @@ from arest.algebra.environment import ENVIRONMENT_PRIMITIVES
 from arest.algebra.objects import Object
 from arest.algebra.primitives import PRIMITIVES
 from arest.algebra.relations import Relation
-from arest.compiler.cells import NOUN_SUPERTYPES
+from arest.compiler.cells import NOUN_SUPERTYPES, population_cell
 from arest.compiler.change import Change
 from arest.compiler.population import membership_fact_type, relation_in
 from arest.testing import domains
@@ -337,7 +339,9 @@ def bulk_load(state: State, facts: Iterable[tuple[str, tuple[str, ...]]]) -> Sta
     """D with many facts added at once, their entities in their populations, without
     validation: for benchmarks and tests that need a large population quickly (a subtype
     membership fact, ``Clinician 'x' is a Nurse``, puts x in the subtype's).  The facts
-    must belong to D's fact types; nothing checks that they satisfy its constraints.
+    must belong to D's fact types; nothing checks that they satisfy its constraints.  Each
+    cell grows in one batch, and the D is the one adding the facts one at a time with
+    ``Change.add`` reaches (``tests/system/test_bulk_load.py``).
 
     >>> import arest
     >>> D = arest.compile("Order(.id) is an entity type.\\nOrder has Amount.")
@@ -347,19 +351,38 @@ def bulk_load(state: State, facts: Iterable[tuple[str, tuple[str, ...]]]) -> Sta
     """
     grouped: dict[str, list[tuple[str, ...]]] = {}
     for fact_type, fact in facts:
-        grouped.setdefault(fact_type, []).append(fact)
-    change = Change(state)
-    cells: list[tuple[str, Relation]] = []
+        batch = grouped.get(fact_type)
+        if batch is None:
+            grouped[fact_type] = [fact]
+        else:
+            batch.append(fact)
+    lookups = Change(state)  # the schema's roles, kinds and supertypes, remembered
+    additions: dict[str, list[tuple[str, ...]]] = {}
+    named: dict[str, list[Iterable[str]]] = {}
     for fact_type, batch in grouped.items():
-        current = state.get(fact_type)
-        relation = current if isinstance(current, Relation) else Relation(len(batch[0]))
-        cells.append((fact_type, relation.extended(batch)))
-        for position, noun in enumerate(change.roles(fact_type)):
-            if change.is_entity_type(noun):
-                change.touch_all(noun, {fact[position] for fact in batch})
+        additions.setdefault(fact_type, []).extend(batch)
+        for position, noun in lookups.entity_roles(fact_type):
+            named.setdefault(noun, []).append(map(itemgetter(position), batch))
     for sub, sup in sorted(relation_in(state, NOUN_SUPERTYPES) or ()):
         # ``Clinician 'x' is a Nurse``: x is a Nurse, as asserting it says.
-        members = grouped.get(membership_fact_type(sub, sup), [])
+        members = grouped.get(membership_fact_type(sub, sup))
         if members:
-            change.touch_all(sub, {entity for entity, in members})
-    return store_all(change.state, cells)
+            named.setdefault(sub, []).append(map(itemgetter(0), members))
+    # Each entity joins its noun's population and its supertypes' once, whichever facts
+    # and roles named it, in the order the facts first name it (no sort: the order of a
+    # relation's facts means nothing); as Change.touch does, a subtype's entity is also in
+    # each membership fact type of a direct supertype.
+    for noun, values in named.items():
+        members = list(zip(dict.fromkeys(chain.from_iterable(values))))
+        for member_of in lookups.member_of(noun):
+            additions.setdefault(population_cell(member_of), []).extend(members)
+        for parent in lookups.parents(noun):
+            additions.setdefault(membership_fact_type(noun, parent), []).extend(members)
+    cells: list[tuple[str, Relation]] = []
+    for name, added in additions.items():
+        current = state.get(name)
+        relation = current if isinstance(current, Relation) else Relation(len(added[0]))
+        grown = relation.extended(added)
+        if grown is not current:
+            cells.append((name, grown))
+    return store_all(state, cells)

@@ -1,0 +1,76 @@
+"""The create benchmark's stores agree on what they hold: the hand-written create over
+persistent maps keeps each old store as it was, refuses what the dict store refuses, and
+arest's bulk-loaded population passes the whole-population check."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+FOLDER = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def _load(name: str) -> ModuleType:
+    """The benchmark folder is not a package: load the module from its file (its sibling
+    ``harness`` on the path, as when the script runs)."""
+    sys.path.insert(0, str(FOLDER))
+    try:
+        spec = importlib.util.spec_from_file_location(name, FOLDER / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(FOLDER))
+
+
+bench = _load("bench_create")
+people = bench.population(300, seed=1)
+
+
+def test_the_persistent_store_holds_what_the_dict_store_holds() -> None:
+    persistent = bench._persistent_load(bench._persistent_empty(), people)
+    by_hand = bench._dict_load(bench._dict_empty(), people)
+    assert dict(persistent.customer_name) == by_hand.customer_name
+    assert dict(persistent.line_item) == by_hand.line_item
+    assert {c: list(o) for c, o in persistent.orders_of_customer.items()} == \
+        by_hand.orders_of_customer
+
+
+def test_a_persistent_create_keeps_the_store_it_started_from() -> None:
+    loaded = bench._persistent_load(bench._persistent_empty(), people)
+    customer = bench.Command("customer", "new@example.com", name="New")
+    order = bench.Command("order", "new-order", customer=people.customers[0],
+                          lines=bench.ORDER_LINES)
+    after = bench._persistent_step(bench._persistent_step(loaded, customer), order)
+    assert "new@example.com" in after.customer_name
+    assert "new@example.com" not in loaded.customer_name
+    assert len(after.line_item) == len(loaded.line_item) + 2
+    assert after.lines_of_order["new-order"] == ("line-item-1", "line-item-2")
+    assert "new-order" not in loaded.order_customer
+
+
+def test_the_persistent_store_refuses_what_the_dict_store_refuses() -> None:
+    loaded = bench._persistent_load(bench._persistent_empty(), people)
+    existing = bench.Command("customer", people.customers[0], name="Again")
+    unknown = bench.Command("order", "o-x", customer="nobody@example.com",
+                            lines=bench.ORDER_LINES)
+    for command in (existing, unknown):
+        with pytest.raises(bench.Rejected):
+            bench._persistent_step(loaded, command)
+        with pytest.raises(bench.Rejected):
+            bench._dict_step(bench._dict_load(bench._dict_empty(), people), command)
+
+
+def test_the_bulk_loaded_population_passes_the_whole_check() -> None:
+    state = bench._arest_load(bench._arest_empty(), people)
+    bench._arest_full_check(state)
+    broken = bench.Population(
+        [("Order_was_placed_by_Customer", ("order-0", "someone-else@example.com"))], [])
+    with pytest.raises(bench.Rejected):
+        bench._arest_full_check(bench._arest_load(state, broken))
