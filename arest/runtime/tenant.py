@@ -41,6 +41,7 @@ from arest.runtime import recovery
 from arest.runtime.codec import FORMAT as CODEC
 from arest.runtime.codec import Encoded, encode, encoded_cell
 from arest.runtime.digest import asserted_delta, recorded, text
+from arest.runtime.federation import Federation
 from arest.runtime.footprint import Footprint
 from arest.runtime.group_commit import GroupCommit
 from arest.runtime.lockfile import TenantLocked
@@ -124,6 +125,7 @@ class Tenant:
         self._checkpointed = recovered.checkpointed
         self._checkpoint_sequence = recovered.checkpoint_sequence
         self._facts = _fact_count(recovered.state)
+        self._federation: Federation | None = None
 
     @classmethod
     def open(cls, *readings: str | Path, db: str | Path = ":memory:",
@@ -150,6 +152,10 @@ class Tenant:
             storage.close()
             raise
         return tenant
+
+    def federate(self, federation: Federation) -> None:
+        """Answer the commands about backed nouns through federation (DESIGN §13)."""
+        self._federation = federation
 
     @property
     def state(self) -> State:
@@ -190,6 +196,12 @@ class Tenant:
         except Refusal as refusal:
             return refusal.envelope
         self._journal.check()
+        if self._federation is not None:
+            snapshot, seen, _ = self._current
+            answered = self._federation.answer(snapshot, command, Context(self._clock(), source))
+            if answered is not None:  # a read of fetched facts, or a refused write
+                self._journal.wait(seen)
+                return answered
         attempt = 0 if precondition is None else OPTIMISTIC_ATTEMPTS
         while True:
             exclusive = attempt >= OPTIMISTIC_ATTEMPTS
@@ -228,6 +240,8 @@ class Tenant:
         if VERBS[command.verb].effect is not Effect.READS:
             return None
         snapshot, seen, _ = self._current
+        if self._federation is not None and self._federation.backed_target(snapshot, command):
+            return None  # it fetches: run answers it
         if self._journal.durable < seen:
             return None
         self._journal.check()
