@@ -114,7 +114,8 @@ def problem(code: str, message: str, headers: Headers = (), **details: Any) -> R
     >>> problem("unknown_entity", "no Order 'o-9'", noun="Order", id="o-9").body["status"]
     404
     """
-    status = STATUS_OF_CODE.get(code, 400)
+    status = 504 if code == "external_unavailable" and details.get("status") == "timeout" \
+        else STATUS_OF_CODE.get(code, 400)
     body = {"type": f"urn:arest:error:{code}", "title": code.replace("_", " ").capitalize(),
             "status": status, "detail": message, "code": code, **details}
     return Response(status, body, headers)
