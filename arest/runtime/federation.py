@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ from arest.system.links import plural
 BACKED_BY = "Noun_is_backed_by_External_System"
 SYSTEM_URL = "External_System_has_URL"
 SYSTEM_HEADER = "External_System_has_Header"
+SYSTEM_FRESHNESS = "External_System_has_Freshness_Seconds"
 NOUN_URI = "Noun_has_URI"
 
 SECRET_PREFIX = "AREST_SECRET_"
@@ -74,6 +76,8 @@ class Backing:
     url: str
     uri: str
     headers: tuple[str, ...]
+    freshness: float = 0.0
+    """Seconds a cached answer is used without asking again (0: always revalidate)."""
 
     @property
     def collection(self) -> str:
@@ -99,14 +103,30 @@ def backing(state: State, noun: str) -> Backing | None:
         return None
     uris = _values(state, NOUN_URI, noun)
     uri = uris[0] if uris else "/" + plural(state, noun)
-    return Backing(noun, system, urls[0], uri, tuple(_values(state, SYSTEM_HEADER, system)))
+    return Backing(noun, system, urls[0], uri, tuple(_values(state, SYSTEM_HEADER, system)),
+                   _seconds(_values(state, SYSTEM_FRESHNESS, system)))
+
+
+def _seconds(values: list[str]) -> float:
+    """A Freshness Seconds value as a number of seconds (0 when absent or not a number ≥ 0).
+
+    >>> _seconds(["60"]), _seconds([]), _seconds(["soon"])
+    (60.0, 0.0, 0.0)
+    """
+    try:
+        seconds = float(values[0]) if values else 0.0
+    except ValueError:
+        return 0.0
+    return seconds if seconds >= 0 else 0.0
 
 
 @dataclass(frozen=True)
 class _Cached:
-    etag: str
+    etag: str | None
     body: Any
     fetched_at: str
+    stored: float
+    """When it was stored, on the monotonic clock."""
 
 
 class Federation:
@@ -114,12 +134,14 @@ class Federation:
     secrets come from, the clock that stamps a fetch, and a bounded cache of responses."""
 
     def __init__(self, policy: Policy, environ: Mapping[str, str],
-                 clock: Callable[[], str], entries: int = CACHE_ENTRIES) -> None:
+                 clock: Callable[[], str], entries: int = CACHE_ENTRIES,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
         self._policy = policy
         self._environ = environ
         self._clock = clock
         self._entries = entries
-        self._cache: OrderedDict[str, _Cached] = OrderedDict()
+        self._monotonic = monotonic
+        self._cache: OrderedDict[tuple[str, str], _Cached] = OrderedDict()
         self._lock = threading.Lock()
 
     def backed_target(self, state: State, command: Command) -> Backing | None:
@@ -208,18 +230,20 @@ class Federation:
         return headers
 
     def _get(self, url: str, found: Backing, missing_ok: bool) -> tuple[Any, str]:
-        """The JSON body at url (None for a 404 when missing_ok) and when it was fetched,
-        revalidating what the cache holds."""
+        """The JSON body at url (None for a 404 when missing_ok) and when it was fetched:
+        from the cache while fresh, else revalidating what it holds."""
+        key = (found.system, url)
         with self._lock:
-            cached = self._cache.get(url)
+            cached = self._cache.get(key)
+        if cached is not None and self._monotonic() - cached.stored < found.freshness:
+            return cached.body, cached.fetched_at
         headers = self._headers(found)
-        if cached is not None:
+        if cached is not None and cached.etag is not None:
             headers["If-None-Match"] = cached.etag
         response = fetch(url, self._policy, found.system, headers)
         if response.status == 304 and cached is not None:
-            with self._lock:
-                if url in self._cache:
-                    self._cache.move_to_end(url)
+            self._keep(key, _Cached(cached.etag, cached.body, cached.fetched_at,
+                                    self._monotonic()))
             return cached.body, cached.fetched_at
         if response.status == 404 and missing_ok:
             return None, self._clock()
@@ -229,13 +253,16 @@ class Federation:
         body = _json(response, found.system)
         fetched_at = self._clock()
         etag = response.headers.get("etag")
-        if etag:
-            with self._lock:
-                self._cache[url] = _Cached(etag, body, fetched_at)
-                self._cache.move_to_end(url)
-                while len(self._cache) > self._entries:
-                    self._cache.popitem(last=False)
+        if etag or found.freshness > 0:
+            self._keep(key, _Cached(etag, body, fetched_at, self._monotonic()))
         return body, fetched_at
+
+    def _keep(self, key: tuple[str, str], entry: _Cached) -> None:
+        with self._lock:
+            self._cache[key] = entry
+            self._cache.move_to_end(key)
+            while len(self._cache) > self._entries:
+                self._cache.popitem(last=False)
 
 
 def _json(response: Response, system: str) -> Any:

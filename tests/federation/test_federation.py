@@ -100,6 +100,19 @@ def test_the_cache_revalidates_with_the_etag(tmp_path, api: Api) -> None:
     assert api.answered[-1] == 304
 
 
+def test_a_fresh_answer_is_used_without_asking_again(tmp_path, api: Api) -> None:
+    fresh = READINGS + "External System 'crm' has Freshness Seconds '3600'.\n"
+    readings = tmp_path / "crm.md"
+    readings.write_text(fresh.format(url=api.url))
+    with Tenant.open(readings, db=":memory:") as tenant:
+        tenant.federate(Federation(ALLOWED, {}, lambda: CLOCK))
+        tenant.call("list:Customer")
+        asked = len(api.requests)
+        api.collections["customers"][0]["Name"] = "Acme Ltd"
+        names = [item.get("Name") for item in tenant.call("list:Customer")["items"]]
+    assert len(api.requests) == asked and names == ["Acme", "Bolt"]
+
+
 def test_local_facts_about_a_backed_entity_join_the_fetched_ones(tmp_path, api: Api) -> None:
     with tenant_for(tmp_path, api) as tenant:
         created = tenant.call("create:Order", {"id": "o1", "Customer": "acme"})
