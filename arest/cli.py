@@ -395,7 +395,7 @@ def export_command(readings: tuple[str, ...], db: str, dialect: str, data_only: 
               help="Tools to add to the tags' tools, comma-separated.")
 @click.option("--exclude-tools", metavar="A,B,…", help="Tools to remove, comma-separated.")
 @click.option("--permissions", "permission_list", metavar="A,B,…",
-              help="local mode: what the agent may do, from read, write, schema, history"
+              help="local mode: what the agent may do, from read, write, schema, history, outbound"
                    "  [default: read,write]")
 @click.option("--print-config", is_flag=True,
               help="Print the client configuration that starts this server as invoked"
@@ -576,7 +576,7 @@ def _listed(permissions: frozenset[str]) -> str:
                    " AREST_API_KEY, keys separated by spaces): an Agent holding read,write or"
                    " --api-key-permissions.  A key holding '=' is given with a name.")
 @click.option("--api-key-permissions", metavar="A,B,…",
-              help="What an API key may do, from read, write, schema, history"
+              help="What an API key may do, from read, write, schema, history, outbound"
                    "  [default: read,write]")
 @click.option("--admin-key", envvar="AREST_ADMIN_KEY", metavar="KEY",
               help="Requests bearing this key act as a Human holding every permission"

@@ -515,7 +515,8 @@ def _answer(tenant: Tenant, request: Request, at_once: bool) -> Response | None:
             if command.verb == "read" and not endpoint.picture else None
         return None if now is None else respond(now, request, endpoint, planned)
     precondition = _precondition(request, endpoint, command)
-    out = tenant.run(command, request.principal.source, precondition)
+    out = tenant.run(command, request.principal.source, precondition,
+                     outbound=request.principal.holds("outbound"))
     if endpoint.picture:
         return _picture(state, out, request, endpoint)
     return respond(out, request, endpoint, planned)

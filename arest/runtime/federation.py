@@ -170,9 +170,10 @@ class Federation:
         roles = Change(state).roles(fact_type)
         return backing(state, roles[0]) if roles else None
 
-    def answer(self, state: State, command: Command, context: Context
+    def answer(self, state: State, command: Command, context: Context, outbound: bool = True
                ) -> dict[str, Any] | None:
-        """The command's output when it concerns a backed noun (None otherwise)."""
+        """The command's output when it concerns a backed noun (None otherwise); a read is
+        ``forbidden`` when the caller does not hold ``outbound``."""
         found = self.backed_target(state, command)
         if found is None:
             return None
@@ -183,6 +184,14 @@ class Federation:
                 f"{found.system!r} and change there, not here; facts where {found.noun} "
                 "plays a later role are local and may be written",
                 permission="write", command=command.key, system=found.system,
+                noun=found.noun).envelope
+        if not outbound:
+            return Refusal(
+                "forbidden",
+                f"{command.key} reads {found.noun}, which external system {found.system!r}"
+                " holds: fetching it needs the permission 'outbound'; use a key that holds it"
+                " (--api-key-permissions read,outbound)",
+                permission="outbound", command=command.key, system=found.system,
                 noun=found.noun).envelope
         try:
             items, url, fetched_at = self._items(state, command, found)

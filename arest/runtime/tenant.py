@@ -180,12 +180,14 @@ class Tenant:
         return self.run(command, source)
 
     def run(self, command: Command, source: str = SYSTEM,
-            precondition: Callable[[State], dict[str, Any] | None] | None = None
-            ) -> dict[str, Any]:
+            precondition: Callable[[State], dict[str, Any] | None] | None = None,
+            outbound: bool = True) -> dict[str, Any]:
         """Apply one command from the given Signal Source; an accepted change is durable
         before this returns.  A ``precondition`` (an HTTP ``If-Match``) is checked on the D
         the command runs on, under the commit lock, so nothing commits between the check
-        and the command; what it returns instead of None is the answer, D unchanged."""
+        and the command; what it returns instead of None is the answer, D unchanged.
+        ``outbound``: whether the caller holds the permission to make the server fetch from
+        an external system (``forbidden`` when the command would and it does not)."""
         try:
             encoded = json.dumps(command.input)
             read_context({"source": source})
@@ -198,7 +200,8 @@ class Tenant:
         self._journal.check()
         if self._federation is not None:
             snapshot, seen, _ = self._current
-            answered = self._federation.answer(snapshot, command, Context(self._clock(), source))
+            answered = self._federation.answer(snapshot, command, Context(self._clock(), source),
+                                               outbound)
             if answered is not None:  # a read of fetched facts, or a refused write
                 self._journal.wait(seen)
                 return answered

@@ -94,7 +94,9 @@ async def _run(tenant: Tenant, verb: str, arguments: dict[str, Any], caller: Cal
     refused = forbidden(caller.principal, command)
     if refused is not None:
         return refused
-    out: dict[str, Any] = await anyio.to_thread.run_sync(tenant.run, command, caller.source)
+    outbound = caller.principal.holds("outbound")
+    out: dict[str, Any] = await anyio.to_thread.run_sync(
+        lambda: tenant.run(command, caller.source, outbound=outbound))
     return out
 
 

@@ -9,6 +9,7 @@ import pytest
 from arest.runtime.federation import Federation
 from arest.runtime.outbound import Policy, networks
 from arest.runtime.tenant import Tenant
+from arest.system.commands import Command
 from tests.federation.json_api import Api, serving
 
 READINGS = """
@@ -132,6 +133,15 @@ def test_writes_to_a_backed_nouns_own_facts_are_forbidden(tmp_path, api: Api, ke
     with tenant_for(tmp_path, api) as tenant:
         error = tenant.call(key, request_)["error"]
     assert error["code"] == "forbidden" and error["system"] == "crm"
+
+
+def test_a_caller_without_outbound_may_not_make_the_tenant_fetch(tmp_path, api: Api) -> None:
+    with tenant_for(tmp_path, api) as tenant:
+        asked = len(api.requests)
+        error = tenant.run(Command("list", "Customer"), outbound=False)["error"]
+        assert tenant.run(Command("list", "Order"), outbound=False)["total"] == 0
+    assert error["code"] == "forbidden" and error["permission"] == "outbound"
+    assert len(api.requests) == asked
 
 
 def test_a_failing_system_is_unavailable_with_its_status(tmp_path, api: Api) -> None:
