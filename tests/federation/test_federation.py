@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from arest.rest.answer import problem
 from arest.runtime.federation import Federation
 from arest.runtime.outbound import Policy, networks
 from arest.runtime.tenant import Tenant
@@ -175,3 +176,17 @@ def test_an_answer_that_does_not_map_is_a_bad_response(tmp_path, api: Api) -> No
     with tenant_for(tmp_path, api) as tenant:
         error = tenant.call("list:Customer")["error"]
     assert error["code"] == "external_unavailable" and error["status"] == "bad_response"
+
+
+def test_a_slow_system_times_out_and_rest_answers_504(tmp_path, api: Api) -> None:
+    slow = READINGS.replace("Noun 'Customer' has URI '/customers'.", "Noun 'Customer' has URI "
+                            "'/slow'.")
+    readings = tmp_path / "slow.md"
+    readings.write_text(slow.format(url=api.url))
+    with Tenant.open(readings, db=":memory:") as tenant:
+        tenant.federate(Federation(Policy(ALLOWED.allowed, timeout=0.5), {}, lambda: CLOCK))
+        out = tenant.call("list:Customer")
+    assert out["error"]["status"] == "timeout"
+    assert problem(out["error"]["code"], out["error"]["message"],
+                   system="crm", status="timeout").status == 504
+    assert problem("external_unavailable", "down", system="crm", status=500).status == 502
