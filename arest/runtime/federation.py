@@ -30,7 +30,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urljoin, urlsplit
 
 from arest.algebra import State
 from arest.compiler.change import Change
@@ -51,6 +51,10 @@ SYSTEM_FRESHNESS = "External_System_has_Freshness_Seconds"
 NOUN_URI = "Noun_has_URI"
 
 SECRET_PREFIX = "AREST_SECRET_"
+PAGES = 20
+"""The most pages of a collection followed by its ``_links.next`` (another arest pages its
+collections)."""
+
 CACHE_ENTRIES = 1024
 """The most responses the cache keeps (the least recently used goes first)."""
 
@@ -217,13 +221,15 @@ class Federation:
             body, fetched_at = self._get(url, found, missing_ok=True)
             return ([] if body is None else [body]), url, fetched_at
         url = found.collection
-        body, fetched_at = self._get(url, found, missing_ok=False)
-        if isinstance(body, dict) and isinstance(body.get("items"), list):
-            body = body["items"]
-        if not isinstance(body, list):
-            raise unavailable(found.system, "bad_response",
-                              f"{url} answers no list of items (nor an object with items)")
-        return body, url, fetched_at
+        items: list[Any] = []
+        page: str | None = url
+        for _ in range(PAGES):
+            if page is None:
+                break
+            body, fetched_at = self._get(page, found, missing_ok=False)
+            items.extend(_page_items(body, page, found.system))
+            page = _next_page(body, page, found.system)
+        return items, url, fetched_at
 
     def _headers(self, found: Backing) -> dict[str, str]:
         secret = self._environ.get(secret_variable(found.system))
@@ -280,6 +286,32 @@ def _json(response: Response, system: str) -> Any:
     except (ValueError, RecursionError):
         raise unavailable(system, "bad_response",
                           f"{response.url} answers no JSON") from None
+
+
+def _page_items(body: Any, url: str, system: str) -> list[Any]:
+    """A page's items: the body, a JSON list, or its ``items``."""
+    if isinstance(body, dict) and isinstance(body.get("items"), list):
+        body = body["items"]
+    if not isinstance(body, list):
+        raise unavailable(system, "bad_response",
+                          f"{url} answers no list of items (nor an object with items)")
+    return body
+
+
+def _next_page(body: Any, url: str, system: str) -> str | None:
+    """The URL of the page after this one (``_links.next.href``), on the same origin: the
+    system's headers, a secret among them, are sent to its own origin only."""
+    links = body.get("_links") if isinstance(body, dict) else None
+    following = links.get("next") if isinstance(links, dict) else None
+    href = following.get("href") if isinstance(following, dict) else None
+    if not isinstance(href, str):
+        return None
+    page = urljoin(url, href)
+    here, there = urlsplit(url), urlsplit(page)
+    if (here.scheme, here.netloc) != (there.scheme, there.netloc):
+        raise unavailable(system, "bad_response",
+                          f"{url} names a next page on another origin, {there.netloc}")
+    return page
 
 
 def _fact_types(request: Any) -> list[str]:

@@ -52,6 +52,18 @@ def _handler(api: Api) -> type[BaseHTTPRequestHandler]:
                 self._send(302, b"", {"Location": query["to"][0]})
             elif parts.path == "/loop":
                 self._send(302, b"", {"Location": "/loop"})
+            elif parts.path == "/pages":
+                # The customers one per page, as {"items", "_links": {"next"}}.
+                page = int(query.get("page", ["0"])[0])
+                items = api.collections["customers"]
+                links = {"next": {"href": f"/pages?page={page + 1}"}} \
+                    if page + 1 < len(items) else {}
+                body = {"items": items[page:page + 1], "total": len(items), "_links": links}
+                self._send(200, json.dumps(body).encode())
+            elif parts.path == "/elsewhere":
+                body = {"items": [], "_links": {"next": {
+                    "href": f"http://localhost:{api.port}/customers"}}}
+                self._send(200, json.dumps(body).encode())
             elif parts.path == "/fail":
                 self._send(500, b'{"error": "down"}', {"Content-Type": "application/json"})
             elif parts.path == "/huge":

@@ -70,6 +70,28 @@ def test_list_reads_the_collection(tmp_path, api: Api) -> None:
     assert all(item["source"]["url"] == api.url + "/customers" for item in out["items"])
 
 
+def served_at(tmp_path, api: Api, uri: str) -> Tenant:
+    readings = tmp_path / "paged.md"
+    readings.write_text(READINGS.replace("'/customers'", f"'{uri}'").format(url=api.url))
+    tenant = Tenant.open(readings, db=":memory:")
+    tenant.federate(Federation(ALLOWED, {}, lambda: CLOCK))
+    return tenant
+
+
+def test_a_paged_collection_is_read_to_its_last_page(tmp_path, api: Api) -> None:
+    with served_at(tmp_path, api, "/pages") as tenant:
+        out = tenant.call("list:Customer")
+    assert [item["id"] for item in out["items"]] == ["acme", "bolt"]
+    assert [path for path, _ in api.requests] == ["/pages", "/pages"]
+
+
+def test_a_next_page_on_another_origin_is_not_followed(tmp_path, api: Api) -> None:
+    with served_at(tmp_path, api, "/elsewhere") as tenant:
+        error = tenant.call("list:Customer")["error"]
+    assert error["status"] == "bad_response" and "another origin" in error["message"]
+    assert [path for path, _ in api.requests] == ["/elsewhere"]
+
+
 def test_a_missing_remote_entity_is_unknown(tmp_path, api: Api) -> None:
     with tenant_for(tmp_path, api) as tenant:
         assert tenant.call("read:Customer", "zed")["error"]["code"] == "unknown_entity"
