@@ -13,7 +13,7 @@ True
 >>> print(url_problem("file:///etc/passwd"))
 file:///etc/passwd: an external system's URL is http or https (e.g. 'https://crm.example.com')
 >>> print(url_problem("https://bob:hunter2@crm.example.com"))  # doctest: +ELLIPSIS
-an external system's URL holds no user nor password (...): give the secret ... AREST_SECRET_<SYSTEM>, ...
+an external system's URL holds no user nor password (...): ... AREST_SECRET_<SYSTEM>, ...
 """
 
 from __future__ import annotations
