@@ -40,7 +40,7 @@ from arest.system.apply import run
 from arest.system.commands import Command
 from arest.system.context import Context
 from arest.system.errors import Refusal
-from arest.system.federated import joined
+from arest.system.federated import item_fields, joined
 from arest.system.inputs import entity_id
 from arest.system.links import plural
 
@@ -198,8 +198,13 @@ class Federation:
                 permission="outbound", command=command.key, system=found.system,
                 noun=found.noun).envelope
         try:
-            items, url, fetched_at = self._items(state, command, found)
+            entity = _one(command)
+        except Refusal as refusal:  # the command's own input error
+            return refusal.envelope
+        try:
+            items, url, fetched_at = self._items(found, entity)
             local = joined(state, found.noun, items)
+            fetched = {item_fields(state, found.noun, item, "$")[0] for item in items}
         except Refusal as refusal:
             if refusal.envelope["error"]["code"] == "external_unavailable":
                 return refusal.envelope
@@ -208,16 +213,14 @@ class Federation:
                                f"its answer does not map to {found.noun}: "
                                f"{error['message']}").envelope
         out, _ = run(local, command, context)
-        return _marked(out, command, found, {str(item.get("id", "")) for item in items
-                                             if isinstance(item, dict)},
+        return _marked(out, found, fetched,
                        {"system": found.system, "url": url, "fetched_at": fetched_at})
 
-    def _items(self, state: State, command: Command, found: Backing
-               ) -> tuple[list[Any], str, str]:
-        """The JSON items a command reads, the URL they came from and when."""
-        one = command.verb == "read" or (command.verb == "get" and command.input not in (None, {}))
-        if one:
-            url = found.item(entity_id(command.input))
+    def _items(self, found: Backing, entity: str | None) -> tuple[list[Any], str, str]:
+        """The JSON items a command reads (the entity's, or the collection's), the URL they
+        came from and when."""
+        if entity is not None:
+            url = found.item(entity)
             body, fetched_at = self._get(url, found, missing_ok=True)
             return ([] if body is None else [body]), url, fetched_at
         url = found.collection
@@ -325,7 +328,17 @@ def _fact_types(request: Any) -> list[str]:
             if isinstance(fact, dict) and isinstance(fact.get("fact_type"), str)]
 
 
-def _marked(out: dict[str, Any], command: Command, found: Backing, fetched: set[str],
+def _one(command: Command) -> str | None:
+    """The id of the one entity a read names; None when it reads the whole collection
+    (``list``, ``query``, ``get`` without an id, as ``get`` itself decides)."""
+    request = command.input
+    if command.verb == "read" or (command.verb == "get" and request not in (None, {}) and not (
+            isinstance(request, dict) and "id" not in request)):
+        return entity_id(request)
+    return None
+
+
+def _marked(out: dict[str, Any], found: Backing, fetched: set[str],
             source: dict[str, str]) -> dict[str, Any]:
     """The output with ``source`` on each entity or row that came from the system."""
     def mark(entity: Any) -> Any:

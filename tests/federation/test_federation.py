@@ -212,3 +212,23 @@ def test_a_slow_system_times_out_and_rest_answers_504(tmp_path, api: Api) -> Non
     assert problem(out["error"]["code"], out["error"]["message"],
                    system="crm", status="timeout").status == 504
     assert problem("external_unavailable", "down", system="crm", status=500).status == 502
+
+
+def test_get_with_a_filter_reads_the_collection(tmp_path, api: Api) -> None:
+    with tenant_for(tmp_path, api) as tenant:
+        out = tenant.call("get:Customer", {"filter": {"Name": "Bolt"}})
+    assert [item["id"] for item in out["items"]] == ["bolt"]
+
+
+def test_a_bad_id_is_the_commands_own_error(tmp_path, api: Api) -> None:
+    with tenant_for(tmp_path, api) as tenant:
+        asked = len(api.requests)
+        error = tenant.call("read:Customer", {"id": "acme", "extra": 1})["error"]
+    assert error["code"] == "invalid_input" and len(api.requests) == asked
+
+
+def test_an_item_identified_by_its_reference_value_type_is_marked(tmp_path, api: Api) -> None:
+    api.collections["customers"] = [{"Customer Id": "acme", "Name": "Acme"}]
+    with tenant_for(tmp_path, api) as tenant:
+        out = tenant.call("list:Customer")
+    assert out["items"][0]["id"] == "acme" and out["items"][0]["source"]["system"] == "crm"
