@@ -187,8 +187,7 @@ class Federation:
                 f"{command.verb}: {found.noun}'s own facts come from external system "
                 f"{found.system!r} and change there, not here; facts where {found.noun} "
                 "plays a later role are local and may be written",
-                permission="write", command=command.key, system=found.system,
-                noun=found.noun).envelope
+                command=command.key, system=found.system, noun=found.noun).envelope
         if not outbound:
             return Refusal(
                 "forbidden",
