@@ -7,9 +7,9 @@ fetches the JSON items a command reads and joins them here, for that command onl
 joined D is never kept).  An item is a JSON object; it maps to facts by name:
 
 - ``id`` (or the reference scheme's value type name, as for ``create``) is the entity's id;
-- a key naming one of the noun's *own* fields (a fact type whose first role the noun plays)
-  gives that field's facts: a string as it is, a number as its JSON text, ``true`` for a
-  unary field, a list for a list field;
+- a key naming one of the noun's *own* fields (a fact type whose first role the noun plays,
+  not fully derived) gives that field's facts: a string as it is, a number as its JSON
+  text, ``true`` for a unary field, a list for a list field;
 - every other key (``noun``, ``status``, ``_links``, unknown names, objects, ``null``) is
   left out, so another arest's representation maps as it is.
 
@@ -37,16 +37,19 @@ from arest.algebra import State
 from arest.compiler.change import Change
 from arest.compiler.fields import Field
 from arest.compiler.population import exists
+from arest.system.derive import derived_mode
 from arest.system.entities import fields
 from arest.system.entity_verbs import create_entity, set_fields, settle
 from arest.system.errors import invalid_input
 
 
 def own_fields(state: State, noun: str) -> tuple[Field, ...]:
-    """The noun's fields whose fact type it plays first: the facts its system supplies."""
+    """The noun's fields whose fact type it plays first and no rule fully derives: the
+    facts its system supplies (what rules derive here is derived from them, not fetched)."""
     change = Change(state)
     return tuple(field for field in fields(state, noun)
-                 if field.role == 0 and change.roles(field.fact_type)[:1] == (noun,))
+                 if field.role == 0 and change.roles(field.fact_type)[:1] == (noun,)
+                 and not derived_mode(state, field.fact_type))
 
 
 def _value(value: Any) -> Any:

@@ -232,3 +232,17 @@ def test_an_item_identified_by_its_reference_value_type_is_marked(tmp_path, api:
     with tenant_for(tmp_path, api) as tenant:
         out = tenant.call("list:Customer")
     assert out["items"][0]["id"] == "acme" and out["items"][0]["source"]["system"] == "crm"
+
+
+def test_rules_derive_over_fetched_facts(tmp_path, api: Api) -> None:
+    counted = READINGS + (
+        "Customer has Email Count.\n  Each Customer has at most one Email Count.\n"
+        "* Customer has Email Count iff Email Count is the count of Email"
+        " where that Customer has Email.\n")
+    readings = tmp_path / "counted.md"
+    readings.write_text(counted.format(url=api.url))
+    api.collections["customers"][0]["Email Count"] = "7"  # derived here, so not fetched
+    with Tenant.open(readings, db=":memory:") as tenant:
+        tenant.federate(Federation(ALLOWED, {}, lambda: CLOCK))
+        out = tenant.call("get:Customer", "acme")
+    assert out["Email Count"] == "2"
