@@ -43,7 +43,9 @@ from arest.pictures import guards, machine_svg, tables_svg
 from arest.rest.openapi import document
 from arest.runtime import ReplayError, StorageError, Tenant, TenantLocked
 from arest.runtime.database_url import is_postgresql, shown
-from arest.runtime.tenant import MAX_SNAPSHOTS
+from arest.runtime.federation import Federation
+from arest.runtime.outbound import Policy, networks
+from arest.runtime.tenant import MAX_SNAPSHOTS, utc_now
 from arest.system.context import HUMAN
 from arest.system.machines import machine_of
 from arest.system.validate import all_violations
@@ -222,6 +224,22 @@ _MAX_SNAPSHOTS = click.option(
          " label beyond it is refused with limit_exceeded.")
 
 
+def _cidrs(context: click.Context, parameter: click.Parameter, value: tuple[str, ...]
+           ) -> tuple[str, ...]:
+    try:
+        networks(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+    return value
+
+
+_ALLOW_OUTBOUND = click.option(
+    "--allow-outbound", "allow_outbound", multiple=True, metavar="CIDR", callback=_cidrs,
+    help="A range of private, loopback or link-local addresses the external systems of"
+         " backed nouns may be fetched from (repeatable, e.g. 10.0.0.0/8); global addresses"
+         " need none.  [default: none]")
+
+
 @main.command("apply")
 @click.argument("key")
 @click.argument("input_text", metavar="[INPUT]", required=False)
@@ -383,16 +401,18 @@ def export_command(readings: tuple[str, ...], db: str, dialect: str, data_only: 
               help="Tools to add to the tags' tools, comma-separated.")
 @click.option("--exclude-tools", metavar="A,B,…", help="Tools to remove, comma-separated.")
 @click.option("--permissions", "permission_list", metavar="A,B,…",
-              help="local mode: what the agent may do, from read, write, schema, history"
+              help="local mode: what the agent may do, from read, write, schema, history, outbound"
                    "  [default: read,write]")
 @click.option("--print-config", is_flag=True,
               help="Print the client configuration that starts this server as invoked"
                    " (absolute paths), and exit.")
 @_MAX_SNAPSHOTS
+@_ALLOW_OUTBOUND
 def mcp_command(paths: tuple[str, ...], mode: str, url: str | None, api_key: str | None,
                 readings: tuple[str, ...], db: str | None, tags: str | None,
                 include_tools: str | None, exclude_tools: str | None,
-                permission_list: str | None, print_config: bool, max_snapshots: int) -> None:
+                permission_list: str | None, print_config: bool, max_snapshots: int,
+                allow_outbound: tuple[str, ...]) -> None:
     """Serve the tenant of the readings to an MCP client over stdio (local mode), or relay the
     client to another arest server (remote mode; the LLM-bridge verbs then answer
     prompt-only, since sampling is not relayed).
@@ -456,7 +476,7 @@ def mcp_command(paths: tuple[str, ...], mode: str, url: str | None, api_key: str
     # The stdio transport reads stdin in a thread that no signal interrupts: once stopped
     # and the tenant closed, the process ends rather than wait for the client's next line.
     with _stopped_by_signals("mcp", exit_after=True):
-        tenant = _open(readings, database, max_snapshots)
+        tenant = _open(readings, database, max_snapshots, allow_outbound)
         click.echo(f"arest mcp: mode {mode}, readings {', '.join(readings) or '(metamodel only)'},"
                    f" database {_shown(database)},"
                    f" tools {', '.join(v.name for v in active.listed())},"
@@ -568,7 +588,7 @@ def _listed(permissions: frozenset[str]) -> str:
                    " AREST_API_KEY, keys separated by spaces): an Agent holding read,write or"
                    " --api-key-permissions.  A key holding '=' is given with a name.")
 @click.option("--api-key-permissions", metavar="A,B,…",
-              help="What an API key may do, from read, write, schema, history"
+              help="What an API key may do, from read, write, schema, history, outbound"
                    "  [default: read,write]")
 @click.option("--admin-key", envvar="AREST_ADMIN_KEY", metavar="KEY",
               help="Requests bearing this key act as a Human holding every permission"
@@ -591,12 +611,13 @@ def _listed(permissions: frozenset[str]) -> str:
                    " its client goes away, it is stopped with the error limit_exceeded and"
                    " changes nothing.")
 @_MAX_SNAPSHOTS
+@_ALLOW_OUTBOUND
 def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: int,
                   allowed_hosts: tuple[str, ...], api_keys: tuple[str, ...],
                   api_key_permissions: str | None, admin_key: str | None,
                   cors_origins: tuple[str, ...], max_sessions_per_key: int,
                   session_idle_seconds: float, command_seconds: float,
-                  max_snapshots: int) -> None:
+                  max_snapshots: int, allow_outbound: tuple[str, ...]) -> None:
     """Serve the tenant of READINGS over MCP (streamable HTTP at /mcp, SSE at /sse) and REST
     (every other path: / links to the collections, /openapi.json describes them), and the
     routes of any other web transport installed (the banner lists them all).
@@ -634,7 +655,8 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
         _fail(str(error))
     database = db or str(default_database(readings))
     listening = _listen(host, port)
-    with _stopped_by_signals("serve"), _open(readings, database, max_snapshots) as tenant:
+    with _stopped_by_signals("serve"), _open(readings, database, max_snapshots,
+                                              allow_outbound) as tenant:
         web = Web(tenant, access, security_for(host, port, allowed_hosts), cors_origins,
                   SessionLimits(max_sessions_per_key, session_idle_seconds), command_seconds)
         try:
@@ -698,15 +720,19 @@ def _listen(host: str, port: int) -> Any:
     return listening
 
 
-def _open(readings: tuple[str, ...], database: str, max_snapshots: int = MAX_SNAPSHOTS
-          ) -> Tenant:
-    """The tenant, or exit: 2 when the database is open elsewhere, 1 when it cannot be used."""
+def _open(readings: tuple[str, ...], database: str, max_snapshots: int = MAX_SNAPSHOTS,
+          allow_outbound: tuple[str, ...] = ()) -> Tenant:
+    """The tenant, or exit: 2 when the database is open elsewhere, 1 when it cannot be used.
+    Its backed nouns are fetched from global addresses and the ranges of allow_outbound,
+    with the secrets of this process's environment (``docs/federation.md``)."""
     folder = Path(database).parent
     if database != ":memory:" and not is_postgresql(database) and not folder.is_dir():
         _fail(f"no folder {folder} for the database {database}: create it or choose"
               " another --db")
     try:
-        return Tenant.open(*readings, db=database, max_snapshots=max_snapshots)
+        tenant = Tenant.open(*readings, db=database, max_snapshots=max_snapshots)
+        tenant.federate(Federation(Policy(networks(allow_outbound)), os.environ, utc_now))
+        return tenant
     except TenantLocked as error:
         _fail(str(error), 2)
     except (ReadingError, ReplayError, StorageError) as error:

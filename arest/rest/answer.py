@@ -114,7 +114,8 @@ def problem(code: str, message: str, headers: Headers = (), **details: Any) -> R
     >>> problem("unknown_entity", "no Order 'o-9'", noun="Order", id="o-9").body["status"]
     404
     """
-    status = STATUS_OF_CODE.get(code, 400)
+    status = 504 if code == "external_unavailable" and details.get("status") == "timeout" \
+        else STATUS_OF_CODE.get(code, 400)
     body = {"type": f"urn:arest:error:{code}", "title": code.replace("_", " ").capitalize(),
             "status": status, "detail": message, "code": code, **details}
     return Response(status, body, headers)
@@ -514,7 +515,8 @@ def _answer(tenant: Tenant, request: Request, at_once: bool) -> Response | None:
             if command.verb == "read" and not endpoint.picture else None
         return None if now is None else respond(now, request, endpoint, planned)
     precondition = _precondition(request, endpoint, command)
-    out = tenant.run(command, request.principal.source, precondition)
+    out = tenant.run(command, request.principal.source, precondition,
+                     outbound=request.principal.holds("outbound"))
     if endpoint.picture:
         return _picture(state, out, request, endpoint)
     return respond(out, request, endpoint, planned)

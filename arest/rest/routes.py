@@ -112,12 +112,14 @@ STATUS_OF_CODE: Final[Mapping[str, int]] = {
     "unsupported_media_type": 415,
     "misdirected_request": 421,
     "rejected": 422,
+    "external_unavailable": 502,
 }
 """The HTTP status of each error code (DESIGN §5, §9), and of the REST layer's own:
 ``unknown_path``, ``method_not_allowed``, ``not_json``, ``unknown_parameter``,
 ``precondition_failed`` (a stale ``If-Match``), ``body_too_large``,
 ``unsupported_media_type``, ``misdirected_request`` (a Host the server does not serve),
 ``forbidden_origin`` (an Origin it does not allow) and ``rejected`` (alethic violations).
+``external_unavailable`` is 502, or 504 when its ``status`` is ``timeout``.
 A code not listed is 400: every error is about what the client sent."""
 
 DEFAULT_LIMIT: Final = 50

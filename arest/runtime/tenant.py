@@ -49,6 +49,7 @@ from arest.runtime.codec import FORMAT as CODEC
 from arest.runtime.codec import Encoded, encode, encoded_cell
 from arest.runtime.database_url import is_postgresql, shown
 from arest.runtime.digest import asserted_delta, recorded, text
+from arest.runtime.federation import Federation
 from arest.runtime.following import Follower, replayed_entries
 from arest.runtime.footprint import Footprint
 from arest.runtime.group_commit import GroupCommit
@@ -159,6 +160,7 @@ class Tenant:
         self._shared = storage if isinstance(storage, SharedStorage) else None
         """The storage, when other processes append to its journal too."""
         self._follower: Follower | None = None
+        self._federation: Federation | None = None
 
     @classmethod
     def open(cls, *readings: str | Path, db: str | Path = ":memory:",
@@ -190,6 +192,10 @@ class Tenant:
                                         lambda: tenant._current[1])
         return tenant
 
+    def federate(self, federation: Federation) -> None:
+        """Answer the commands about backed nouns through federation (DESIGN §13)."""
+        self._federation = federation
+
     @property
     def state(self) -> State:
         """The current D (a value: keep it as a snapshot if you like).  It may hold a
@@ -214,13 +220,15 @@ class Tenant:
 
     def run(self, command: Command, source: str = SYSTEM,
             precondition: Callable[[State], dict[str, Any] | None] | None = None,
-            budget: Budget | None = None) -> dict[str, Any]:
+            budget: Budget | None = None, outbound: bool = True) -> dict[str, Any]:
         """Apply one command from the given Signal Source; an accepted change is durable
         before this returns.  A ``precondition`` (an HTTP ``If-Match``) is checked on the D
         the command runs on, under the commit lock, so nothing commits between the check
         and the command; what it returns instead of None is the answer, D unchanged.  A
         ``budget`` spent (or cancelled) at a read of D or before the commit makes the
-        answer its ``limit_exceeded``, D unchanged."""
+        answer its ``limit_exceeded``, D unchanged.  ``outbound``: whether the caller holds
+        the permission to make the server fetch from an external system (``forbidden`` when
+        the command would and it does not)."""
         try:
             encoded = json.dumps(command.input)
             read_context({"source": source})
@@ -231,6 +239,13 @@ class Tenant:
         except Refusal as refusal:
             return refusal.envelope
         self._journal.check()
+        if self._federation is not None:
+            snapshot, seen, _ = self._current
+            answered = self._federation.answer(snapshot, command, Context(self._clock(), source),
+                                               outbound)
+            if answered is not None:  # a read of fetched facts, or a refused write
+                self._journal.wait(seen)
+                return answered
         attempt = 0 if precondition is None else OPTIMISTIC_ATTEMPTS
         rechecked = False
         while True:
@@ -288,6 +303,8 @@ class Tenant:
         if VERBS[command.verb].effect is not Effect.READS:
             return None
         snapshot, seen, _ = self._current
+        if self._federation is not None and self._federation.backed_target(snapshot, command):
+            return None  # it fetches: run answers it
         if self._journal.durable < seen:
             return None
         self._journal.check()

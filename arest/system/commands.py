@@ -45,7 +45,7 @@ from arest.system.self_modification import compile_readings
 
 Output = dict[str, Any]
 Arguments = Mapping[str, Any]
-Permission = Literal["read", "write", "schema", "history"]
+Permission = Literal["read", "write", "schema", "history", "outbound"]
 Target = Literal["noun", "fact type"] | None
 
 

@@ -19,6 +19,7 @@ CODES = frozenset(
         "ambiguous_field", "unknown_event", "entity_exists", "derived_fact_type",
         "no_delete_transition", "unknown_snapshot", "invalid_input", "reading_error",
         "not_allowed", "limit_exceeded", "forbidden", "unknown_link",
+        "external_unavailable",
     }
 )
 

@@ -31,8 +31,11 @@ from arest.system.commands import VERBS, Command, Permission
 from arest.system.context import AGENT, HUMAN
 from arest.system.errors import Refusal
 
-PERMISSIONS: Final[tuple[Permission, ...]] = ("read", "write", "schema", "history")
-"""Every permission, from the one that changes nothing to the ones that change the most."""
+PERMISSIONS: Final[tuple[Permission, ...]] = ("read", "write", "schema", "history", "outbound")
+"""Every permission, from the one that changes nothing to the ones that change the most, then
+``outbound``: a command's reading of a noun backed by an external system makes the server
+send requests out (DESIGN §13), so it needs a key that holds ``outbound`` besides the command's own
+permission (the runtime checks it, since only it knows what a command will fetch)."""
 
 
 @dataclass(frozen=True)

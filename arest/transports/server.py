@@ -107,6 +107,7 @@ async def _run(tenant: Tenant, verb: str, arguments: dict[str, Any], caller: Cal
     refused = forbidden(caller.principal, command)
     if refused is not None:
         return refused
+    outbound = caller.principal.holds("outbound")
     budget = Budget(seconds)
     answers: list[dict[str, Any]] = []
     running, finished = threading.Event(), threading.Event()
@@ -116,7 +117,7 @@ async def _run(tenant: Tenant, verb: str, arguments: dict[str, Any], caller: Cal
         try:
             if starting is not None:
                 anyio.from_thread.run(starting)
-            answers.append(tenant.run(command, caller.source, budget=budget))
+            answers.append(tenant.run(command, caller.source, budget=budget, outbound=outbound))
         finally:
             finished.set()
 

@@ -244,7 +244,7 @@ def test_the_start_is_announced_on_stderr_and_bad_options_are_usage_errors(
                                  ("--exclude-tools", "Read", tools),
                                  ("--mode", "nowhere", "'local', 'remote'"),
                                  ("--permissions", "read,admin",
-                                  "read, write, schema, history")):
+                                  "read, write, schema, history, outbound")):
         bad = subprocess.run([sys.executable, *arguments(":memory:", option, value)],
                              input="", capture_output=True, text=True, timeout=60)
         assert bad.returncode == 2, (option, bad.stderr)

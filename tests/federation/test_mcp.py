@@ -1,0 +1,57 @@
+"""`arest mcp` reads a backed noun from its external system when its permissions hold
+outbound, and is refused without (DESIGN §12, §13)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+
+from tests.federation.json_api import Api, serving
+from tests.federation.test_federation import CUSTOMERS, READINGS
+
+pytestmark = pytest.mark.anyio
+
+
+@asynccontextmanager
+async def arest_mcp(readings: Path, *options: str) -> AsyncIterator[Client]:
+    process = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "arest", "mcp", "--mode", "local", "--readings", str(readings),
+              "--db", ":memory:", "--allow-outbound", "127.0.0.1/32", *options],
+        env={**os.environ})
+    async with Client(process) as client:
+        yield client
+
+
+async def call(client: Client, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+    result = await client.call_tool(tool, args)
+    out: dict[str, Any] = json.loads(result.content[0].text)  # type: ignore[union-attr]
+    return out
+
+
+async def test_a_tool_reads_the_backed_noun_with_outbound(tmp_path: Path) -> None:
+    with serving(Api(collections={"customers": [dict(c) for c in CUSTOMERS]})) as api:
+        readings = tmp_path / "crm.md"
+        readings.write_text(READINGS.format(url=api.url))
+        async with arest_mcp(readings, "--permissions", "read,write,outbound") as client:
+            out = await call(client, "read", {"noun": "Customer", "id": "acme"})
+    assert out["Name"] == "Acme" and out["source"]["system"] == "crm"
+
+
+async def test_a_tool_without_outbound_is_forbidden(tmp_path: Path) -> None:
+    with serving(Api(collections={"customers": [dict(c) for c in CUSTOMERS]})) as api:
+        readings = tmp_path / "crm.md"
+        readings.write_text(READINGS.format(url=api.url))
+        async with arest_mcp(readings) as client:
+            out = await call(client, "read", {"noun": "Customer", "id": "acme"})
+    assert out["error"]["code"] == "forbidden" and out["error"]["permission"] == "outbound"
+    assert api.requests == []
