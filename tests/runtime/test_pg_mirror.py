@@ -16,6 +16,7 @@ from arest.compiler.rmap.export import rows
 from arest.compiler.rmap.names import quoted
 from arest.compiler.schema import schema_of
 from arest.runtime import StorageError
+from arest.runtime.mirroring import RESERVED
 from tests.postgres import Database, query, run_sql
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,11 +28,12 @@ def url(database: Database, tenant: str = "shop") -> str:
 
 
 def mirrored(database: Database, tenant: str = "shop") -> dict[str, list[tuple[Any, ...]]]:
-    """Every table of the tenant's schema but arest's own, its rows sorted."""
+    """Every table of the tenant's schema but the storage's own, its rows sorted."""
     with psycopg.connect(database.dsn) as connection:
         names = [name for (name,) in connection.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = %s"
-            " AND table_type = 'BASE TABLE' AND table_name NOT LIKE 'arest\\_%%'", (tenant,))]
+            " AND table_type = 'BASE TABLE' AND NOT table_name = ANY(%s)",
+            (tenant, sorted(RESERVED)))]
         return {name: sorted(connection.execute(
             f"SELECT * FROM {quoted(tenant, 'postgresql')}.{quoted(name, 'postgresql')}"
         ).fetchall(), key=repr) for name in names}
@@ -135,3 +137,22 @@ def test_a_failing_mirror_statement_keeps_nothing(pg_database: Database) -> None
         out = tenant.call("create:Customer", {"id": "bo@x", "Name": "Bo"})
         assert "error" not in out and not out.get("rejected"), out
         assert mirrored(pg_database) == exported(tenant.state)
+
+
+def test_readings_naming_a_table_like_arests_own_are_refused(pg_database: Database) -> None:
+    with arest.Tenant.open(ORDERS, db=url(pg_database)) as tenant:
+        digest = tenant.digest
+        with pytest.raises(StorageError) as caught:
+            tenant.call("compile", {"readings": "Arest Journal(.id) is an entity type.\n"})
+        assert "table arest_journal" in str(caught.value) and "rename" in str(caught.value)
+        assert tenant.digest == digest
+        assert query(pg_database, "SELECT count(*) FROM shop.arest_journal") == [("0",)]
+        out = tenant.call("compile", {"readings": "Arest Entry(.id) is an entity type.\n"})
+        assert "error" not in out and not out.get("rejected"), out
+        assert "arest_entry" in mirrored(pg_database)
+
+
+def test_the_names_no_mirrored_table_may_take_are_the_storages_tables() -> None:
+    from arest.runtime.postgres import TABLES
+
+    assert set(TABLES) == RESERVED
