@@ -82,7 +82,17 @@ class Layout:
 
 def layout_of(state: State) -> Layout:
     """The mirror's layout for D's readings; :class:`StorageError` when a table would take
-    the name of one of the storage's own tables."""
+    the name of one of the storage's own tables.
+
+    >>> import arest
+    >>> layout_of(arest.compile(ORDERS)).names
+    ['customer', 'order']
+    >>> try:
+    ...     layout_of(arest.compile("Arest Meta(.id) is an entity type."))
+    ... except StorageError as error:
+    ...     print(str(error).split(",")[0])
+    the readings map a fact type or noun to table arest_meta
+    """
     tables = relational_schema(schema_of(state))
     views = views_of(state, tables)
     script = ddl(tables, DIALECT, views)

@@ -183,6 +183,7 @@ class Tenant:
             if recovered.base_to_keep is not None:
                 storage.keep_base(key, encode(recovered.base_to_keep))
             if tenant._mirror is not None and tenant._shared is not None:
+                # Another process may append meanwhile: mirror the journal's last D.
                 while not tenant._mirror.bring_to(*tenant._current[:2]):
                     tenant._catch_up(tenant._shared)
         except BaseException:
