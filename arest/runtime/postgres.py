@@ -15,7 +15,8 @@ format, prefixed ``arest_`` so that they sit beside tables mirroring the populat
 Each append notifies the channel named after the schema (``NOTIFY``, delivered when its
 transaction commits), so every other process can follow (:meth:`PostgresStorage.await_news`).
 An append's transaction may run the caller's own statements too (``within``), so that what
-they write commits or vanishes with the journal entry.
+they write commits or vanishes with the journal entry: the tenant mirrors the facts into the
+Rmap tables so (:mod:`arest.runtime.mirroring`).
 
 psycopg 3 (``pip install 'arest[postgresql]'``) is imported by this module only; the
 embedded install never loads it.
@@ -152,19 +153,45 @@ class PostgresStorage:
         them, and an error it raises keeps nothing."""
         if not batch:
             return
-        with self._working("cannot keep the journal"):
+        with self._working("cannot keep the journal"), self._db.transaction(), \
+                self._db.cursor() as cursor:
             try:
-                with self._db.transaction(), self._db.cursor() as cursor:
-                    cursor.executemany(self._statement(
-                        "INSERT INTO {s}.arest_journal (sequence, key, input, context, digest,"
-                        " facts) VALUES (%s, %s, %s, %s, %s, %s)"), batch)
-                    if within is not None:
-                        within(self._db)
-                    cursor.execute("SELECT pg_notify(%s, %s)",
-                                   (self._channel, str(batch[-1].sequence)))
+                cursor.executemany(self._statement(
+                    "INSERT INTO {s}.arest_journal (sequence, key, input, context, digest,"
+                    " facts) VALUES (%s, %s, %s, %s, %s, %s)"), batch)
             except psycopg.errors.UniqueViolation:
                 raise JournalMoved(f"{self.path}: journal entry {batch[0].sequence} of tenant"
                                    f" {self.tenant} was kept by another process") from None
+            if within is not None:
+                self._within(within, f"journal entry {batch[-1].sequence}")
+            cursor.execute("SELECT pg_notify(%s, %s)",
+                           (self._channel, str(batch[-1].sequence)))
+
+    def _within(self, within: Callable[[psycopg.Connection[Any]], None], what: str) -> None:
+        """Run the caller's statements, the tenant's schema first on the search path; a
+        database error they meet is a :class:`StorageError` saying so (not a conflict)."""
+        self._db.execute(self._statement("SET LOCAL search_path TO {s}"))
+        try:
+            within(self._db)
+        except psycopg.Error as error:
+            raise StorageError(f"{self.path}: the statements in the transaction of {what}"
+                               f" of tenant {self.tenant} failed ({_reason(error)});"
+                               " nothing was kept") from None
+
+    def at_last_entry(self, sequence: int,
+                      within: Callable[[psycopg.Connection[Any]], None]) -> bool:
+        """Run ``within`` in a transaction during which no entry is appended, when the
+        journal's last entry is ``sequence``; False (nothing run) when it is another."""
+        with self._working("cannot mirror the facts"), self._db.transaction():
+            # Appends wait until this commits; two of these wait for each other.
+            self._db.execute(self._statement(
+                "LOCK TABLE {s}.arest_journal IN SHARE ROW EXCLUSIVE MODE"))
+            row = self._db.execute(self._statement(
+                "SELECT coalesce(max(sequence), 0) FROM {s}.arest_journal")).fetchone()
+            if row is None or int(row[0]) != sequence:
+                return False
+            self._within(within, f"the mirror at entry {sequence}")
+        return True
 
     def last_sequence(self) -> int:
         """The sequence number of the last entry kept, by any process (0: none)."""

@@ -54,6 +54,7 @@ from arest.runtime.following import Follower, replayed_entries
 from arest.runtime.footprint import Footprint
 from arest.runtime.group_commit import GroupCommit
 from arest.runtime.lockfile import TenantLocked
+from arest.runtime.mirroring import Mirror, MirroringStorage
 from arest.runtime.recent import recent_facts
 from arest.runtime.recovery import ReplayError
 from arest.runtime.runner import changed_cells, run_recording
@@ -161,6 +162,8 @@ class Tenant:
         """The storage, when other processes append to its journal too."""
         self._follower: Follower | None = None
         self._federation: Federation | None = None
+        self._mirror = Mirror(storage) if isinstance(storage, MirroringStorage) else None
+        """The Rmap tables the facts are mirrored into, beside a shared journal."""
 
     @classmethod
     def open(cls, *readings: str | Path, db: str | Path = ":memory:",
@@ -184,6 +187,10 @@ class Tenant:
                 tenant._checkpoint(tenant._current, wait=True)
             if recovered.base_to_keep is not None:
                 storage.keep_base(key, encode(recovered.base_to_keep))
+            if tenant._mirror is not None and tenant._shared is not None:
+                # Another process may append meanwhile: mirror the journal's last D.
+                while not tenant._mirror.bring_to(*tenant._current[:2]):
+                    tenant._catch_up(tenant._shared)
         except BaseException:
             storage.close()
             raise
@@ -373,7 +380,10 @@ class Tenant:
             digest, facts = recorded(digest, delta)
             entry = command._replace(sequence=sequence + 1, digest=text(digest), facts=facts)
             try:
-                storage.append([entry])
+                if self._mirror is None:
+                    storage.append([entry])
+                else:
+                    self._mirror.append(entry, current, after, delta)
             except JournalMoved:
                 self._catch_up(storage)
                 continue
