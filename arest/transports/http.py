@@ -19,7 +19,7 @@ MAX_SESSIONS: Final = 256
 
 
 def routes(web: Web) -> WebRoutes:
-    server = web.extend(mcp_server(web.tenant, web.caller))
+    server = web.extend(mcp_server(web.tenant, web.caller, base=web.base))
     manager = StreamableHTTPSessionManager(
         app=server, security_settings=web.security, session_idle_timeout=IDLE_SESSION_SECONDS,
         max_sessions=MAX_SESSIONS)

@@ -34,7 +34,7 @@ def routes(web: Web) -> WebRoutes:
         def caller(post: Any) -> Caller:
             return Caller(chosen, web.principal(post))
 
-        server = web.extend(mcp_server(web.tenant, caller))
+        server = web.extend(mcp_server(web.tenant, caller, base=web.base))
         streams: Any = transport.connect_sse(request.scope, request.receive, request._send)
         async with streams as (read, write):
             await server.run(read, write, server.create_initialization_options())
