@@ -13,7 +13,9 @@ from typing import Any
 import httpx
 import httpx2
 import pytest
+from mcp.client import Client
 from mcp.client.session import ClientSession
+from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 
 from tests.rest.calls import BOOKSHOP, ORDERS, created, problem
@@ -158,3 +160,14 @@ async def test_mcp_of_a_tenant_under_its_prefix_names_hrefs_and_the_sequence(
         assert late.is_error and late.structured_content["error"]["code"] == "not_yet"
     with httpx.Client(base_url=served, timeout=60) as client:
         assert client.get("/t/shop/customers/mcp%40other.example").status_code == 404
+
+
+@pytest.mark.anyio
+async def test_sse_of_a_tenant_posts_under_its_prefix(served: str) -> None:
+    async with Client(sse_client(f"{served}/t/shop/sse"), mode="legacy") as client:
+        got = await client.call_tool("read", {"noun": "Customer", "id": "ann@example.com"})
+    assert got.structured_content["_links"]["self"]["href"] == (
+        "/t/shop/customers/ann%40example.com")
+    with httpx.Client(base_url=served, timeout=60) as http:
+        sequence = int(http.get("/t/shop/").headers["arest-sequence"])
+    assert got.meta is not None and got.meta["arest/sequence"] == sequence
