@@ -34,6 +34,7 @@ from arest.rest.answer import (
     segments,
 )
 from arest.rest.pages import STATIC, TextResponse, asset, negotiated, prefers_html
+from arest.rest.routes import OPENAPI
 from arest.transports.prefix import prefixed, prefixed_links, prefixed_page
 from arest.transports.sequence import (
     MIN_SEQUENCE_HEADER,
@@ -174,19 +175,22 @@ class RestRoute(BaseRoute):
             if self.web.base:
                 response = replace(response, body=prefixed_page(self.web.base, response.body))
         elif isinstance(response, Response):
-            response = self._prefixed(response)
+            response = self._prefixed(response, _raw_path(scope))
             if scope["method"] == "GET":
                 response = replace(response, headers=(*response.headers, ("vary", "Accept")))
         await _send(send, response, cors, head)
 
-    def _prefixed(self, response: Response) -> Response:
-        """The answer as the tenant's prefix has it: every link and ``Location`` under it."""
+    def _prefixed(self, response: Response, path: str) -> Response:
+        """The answer as the tenant's prefix has it: every link and ``Location`` under it,
+        and the OpenAPI document's paths relative to a server at the prefix."""
         base = self.web.base
         if not base:
             return response
         headers = tuple((name, prefixed(base, value) if name == "location" else value)
                         for name, value in response.headers)
         body = response.body if response.media else prefixed_links(base, response.body)
+        if path == OPENAPI and response.status == 200 and isinstance(body, dict):
+            body = {**body, "servers": [{"url": base}]}
         return replace(response, body=body, headers=headers)
 
     async def _respond(self, scope: Scope, receive: Receive, headers: Headers,

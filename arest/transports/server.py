@@ -91,7 +91,7 @@ def _result(out: dict[str, Any], sequence: int) -> types.CallToolResult:
     text = json.dumps(out, ensure_ascii=False)
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
                                 structured_content=out, is_error="error" in out,
-                                meta={SEQUENCE_META: sequence})
+                                _meta={SEQUENCE_META: sequence})
 
 
 async def _unreached(tenant: Tenant, params: types.CallToolRequestParams

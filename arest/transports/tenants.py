@@ -55,7 +55,9 @@ class _TenantsRoute(BaseRoute):
         raise NoMatchFound(name, path_params)
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        _, first, name, *_ = [*scope["path"].split("/", 3), "", ""]
+        path: str = scope["path"]
+        first, _, rest = path.removeprefix("/").partition("/")
+        name = rest.partition("/")[0]
         app = self.apps.get(name) if first == TENANTS_SEGMENT else None
         if app is not None:
             prefix = prefix_of(name)

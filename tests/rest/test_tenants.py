@@ -108,6 +108,7 @@ def test_the_tenants_are_apart_and_a_path_of_none_is_unknown_tenant(served: str)
         assert entry.status_code == 200
         assert entry.json()["_links"]["customers"]["href"] == "/t/other/customers"
         assert entry.json()["_links"]["mcp"]["href"] == "/t/other/mcp"
+        assert client.get("/t/other/openapi.json").json()["servers"] == [{"url": "/t/other"}]
         for path in ("/", "/customers", "/t/nobody/customers", "/t"):
             unknown = problem(client.get(path), 404, "unknown_tenant")
             assert unknown["tenants"] == ["other", "shop"]
