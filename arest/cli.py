@@ -42,7 +42,7 @@ from arest.forml2.urls import slug
 from arest.pictures import guards, machine_svg, tables_svg
 from arest.rest.openapi import document
 from arest.runtime import ReplayError, StorageError, Tenant, TenantLocked
-from arest.runtime.database_url import is_postgresql, shown
+from arest.runtime.database_url import TENANT_NAME, is_postgresql, shown, with_tenant
 from arest.runtime.federation import Federation
 from arest.runtime.outbound import Policy, networks
 from arest.runtime.tenant import MAX_SNAPSHOTS, utc_now
@@ -610,6 +610,11 @@ def _listed(permissions: frozenset[str]) -> str:
               help="How long the command of one MCP tool call may run; past it, or when"
                    " its client goes away, it is stopped with the error limit_exceeded and"
                    " changes nothing.")
+@click.option("--tenant", "tenants", multiple=True, metavar="NAME",
+              help="Serve the tenant NAME at /t/NAME/ (repeatable), each over READINGS:"
+                   " with a PostgreSQL --db, the schema NAME of its database; with a folder"
+                   " as --db, the file NAME.db in it; with ':memory:', kept nowhere."
+                   "  [default: the one tenant of --db, at the root]")
 @_MAX_SNAPSHOTS
 @_ALLOW_OUTBOUND
 def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: int,
@@ -617,7 +622,8 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
                   api_key_permissions: str | None, admin_key: str | None,
                   cors_origins: tuple[str, ...], max_sessions_per_key: int,
                   session_idle_seconds: float, command_seconds: float,
-                  max_snapshots: int, allow_outbound: tuple[str, ...]) -> None:
+                  tenants: tuple[str, ...], max_snapshots: int,
+                  allow_outbound: tuple[str, ...]) -> None:
     """Serve the tenant of READINGS over MCP (streamable HTTP at /mcp, SSE at /sse) and REST
     (every other path: / links to the collections, /openapi.json describes them), and the
     routes of any other web transport installed (the banner lists them all).
@@ -629,6 +635,9 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
     lacks is answered with the error forbidden.  With no key, only a loopback address is
     served, every request an Agent holding read,write; a non-loopback --host needs a key
     (exit 2 otherwise).
+
+    With --tenant NAME (repeatable) each tenant is served at /t/NAME/ (REST, /t/NAME/mcp,
+    /t/NAME/sse), every href carrying the prefix; the keys are the same for every tenant.
 
     \b
     Client configuration:
@@ -653,6 +662,13 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
         transports = web_transports()
     except TransportUnavailable as error:
         _fail(str(error))
+    if tenants:
+        databases = _tenant_databases(tenants, db or str(default_database(readings).parent))
+        _serve_tenants(readings, databases, access, transports, host, port, allowed_hosts,
+                       cors_origins, max_snapshots, allow_outbound,
+                       SessionLimits(max_sessions_per_key, session_idle_seconds),
+                       command_seconds)
+        return
     database = db or str(default_database(readings))
     listening = _listen(host, port)
     with _stopped_by_signals("serve"), _open(readings, database, max_snapshots,
@@ -669,6 +685,66 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
                    f" {', '.join(readings) or '(metamodel only)'}, database {_shown(database)}"
                    f", {_keys(access)}", err=True)
         config = uvicorn.Config(web_app(web, list(mounted.values())), host=host, port=port,
+                                log_level="warning")
+        uvicorn.Server(config).run(sockets=[listening])
+
+
+def _tenant_databases(tenants: tuple[str, ...], db: str) -> dict[str, str]:
+    """Each ``--tenant``'s database: its schema of a PostgreSQL ``--db``, ``NAME.db`` in a
+    folder ``--db``, or ``:memory:``; exit 2 for an unusable or repeated name, or a ``--db``
+    that is a file.
+
+    >>> _tenant_databases(("east", "west"), "postgresql://db/shop")["west"]
+    'postgresql://db/shop?tenant=west'
+    """
+    names = set()
+    for name in tenants:
+        if not TENANT_NAME.fullmatch(name) or name.startswith("pg_"):
+            _fail(f"--tenant {name!r}: a tenant's name is a lower-case letter, then up to 49"
+                  " lower-case letters, digits or underscores (not pg_…), e.g. --tenant shop", 2)
+        if name in names:
+            _fail(f"--tenant {name!r} is given twice", 2)
+        names.add(name)
+    if is_postgresql(db):
+        return {name: with_tenant(db, name) for name in tenants}
+    if db == ":memory:":
+        return dict.fromkeys(tenants, db)
+    if not Path(db).is_dir():
+        _fail(f"--db {db}: with --tenant, a SQLite --db is the folder that keeps each tenant"
+              " as NAME.db (or a postgresql:// URL, or ':memory:')", 2)
+    return {name: str(Path(db) / f"{name}.db") for name in tenants}
+
+
+def _serve_tenants(readings: tuple[str, ...], databases: dict[str, str], access: Any,
+                   transports: Any, host: str, port: int, allowed_hosts: tuple[str, ...],
+                   cors_origins: tuple[str, ...], max_snapshots: int,
+                   allow_outbound: tuple[str, ...], sessions: Any, command_seconds: float
+                   ) -> None:
+    """Serve each tenant at /t/<name>/ (:mod:`arest.transports.tenants`), each with its
+    own sessions under the same limits."""
+    import uvicorn
+
+    from arest.transports.tenants import prefix_of, tenants_app
+    from arest.transports.web import Web, mount, security_for
+
+    security = security_for(host, port, allowed_hosts)
+    listening = _listen(host, port)
+    with _stopped_by_signals("serve"), contextlib.ExitStack() as stack:
+        served = {}
+        for name, database in databases.items():
+            tenant = stack.enter_context(_open(readings, database, max_snapshots,
+                                               allow_outbound))
+            web = Web(tenant, access, security, cors_origins, sessions, command_seconds,
+                      base=prefix_of(name))
+            try:
+                served[name] = (web, list(mount(web, transports).values()))
+            except TransportUnavailable as error:
+                _fail(str(error))
+        shown_tenants = ", ".join(f"{prefix_of(name)}/ ({_shown(database)})"
+                                  for name, database in databases.items())
+        click.echo(f"arest serve: http://{host}:{port}, tenants {shown_tenants}, readings"
+                   f" {', '.join(readings) or '(metamodel only)'}, {_keys(access)}", err=True)
+        config = uvicorn.Config(tenants_app(served, access), host=host, port=port,
                                 log_level="warning")
         uvicorn.Server(config).run(sockets=[listening])
 

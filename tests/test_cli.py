@@ -356,3 +356,14 @@ def test_export_reads_a_tenant_in_postgresql_and_backup_points_to_pg_dump(
     assert status == 0 and "'ann@x'" in output, output
     status, output = run("backup", db, str(tmp_path / "copy.db"))
     assert status == 1 and "pg_dump --schema=TENANT" in output
+
+
+def test_serve_refuses_an_unusable_tenant_or_a_file_to_keep_tenants_in(tmp_path: Path) -> None:
+    kept = tmp_path / "shop.db"
+    kept.write_bytes(b"")
+    for options, told in ((["--tenant", "Shop"], "a tenant's name is a lower-case letter"),
+                          (["--tenant", "east", "--tenant", "east"], "is given twice"),
+                          (["--tenant", "east", "--db", str(kept)], "the folder that keeps")):
+        code, output = run("serve", ORDERS, *options)
+        assert code == 2, (options, output)
+        assert told in output, output

@@ -102,7 +102,7 @@ STATUS_OF_CODE: Final[Mapping[str, int]] = {
     "forbidden": 403,
     "forbidden_origin": 403,
     "unknown_noun": 404, "unknown_entity": 404, "unknown_fact_type": 404,
-    "unknown_snapshot": 404, "unknown_link": 404, "unknown_path": 404,
+    "unknown_snapshot": 404, "unknown_link": 404, "unknown_path": 404, "unknown_tenant": 404,
     "method_not_allowed": 405,
     "invalid_input": 400, "unknown_field": 400, "ambiguous_field": 400, "unknown_event": 400,
     "derived_fact_type": 400, "reading_error": 400, "not_json": 400, "unknown_parameter": 400,
@@ -113,14 +113,17 @@ STATUS_OF_CODE: Final[Mapping[str, int]] = {
     "misdirected_request": 421,
     "rejected": 422,
     "external_unavailable": 502,
+    "not_yet": 503,
 }
 """The HTTP status of each error code (DESIGN §5, §9), and of the REST layer's own:
 ``unknown_path``, ``method_not_allowed``, ``not_json``, ``unknown_parameter``,
 ``precondition_failed`` (a stale ``If-Match``), ``body_too_large``,
 ``unsupported_media_type``, ``misdirected_request`` (a Host the server does not serve),
-``forbidden_origin`` (an Origin it does not allow) and ``rejected`` (alethic violations).
-``external_unavailable`` is 502, or 504 when its ``status`` is ``timeout``.
-A code not listed is 400: every error is about what the client sent."""
+``forbidden_origin`` (an Origin it does not allow), ``rejected`` (alethic violations),
+``unknown_tenant`` (a ``/t/<tenant>`` the server does not serve) and ``not_yet`` (a D not
+yet at the sequence ``Arest-Min-Sequence`` names: retry, docs/scale.md).
+``external_unavailable`` is 502, or 504 when its ``status`` is ``timeout``.  A code not
+listed is 400: every other error is about what the client sent."""
 
 DEFAULT_LIMIT: Final = 50
 """The most items a page of a collection holds when ``?limit=`` does not say."""

@@ -70,3 +70,18 @@ def shown(url: str) -> str:
              if key != "password"]
     return urlunsplit(parts._replace(netloc=user + host,
                                      query=urlencode(query, quote_via=quote)))
+
+
+def with_tenant(url: str, name: str) -> str:
+    """The URL naming the tenant ``name`` in the same PostgreSQL database (its ``tenant``
+    parameter replaced); :class:`StorageError` for an unusable name.
+
+    >>> with_tenant("postgresql://app@db/shop?sslmode=require&tenant=east", "west")
+    'postgresql://app@db/shop?sslmode=require&tenant=west'
+    """
+    libpq, _ = split_tenant(url)
+    parts = urlsplit(libpq)
+    query = "&".join(part for part in (parts.query, urlencode({"tenant": name})) if part)
+    named = urlunsplit(parts._replace(query=query))
+    split_tenant(named)  # the name's check
+    return named

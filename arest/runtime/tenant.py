@@ -211,6 +211,12 @@ class Tenant:
         return self._current[0]
 
     @property
+    def sequence(self) -> int:
+        """The sequence number of the last command the current D holds (0 for none): an
+        answer computed on D reflects no command after it (docs/scale.md)."""
+        return self._current[1]
+
+    @property
     def digest(self) -> str:
         """The digest of the current D's asserted facts, ``v1:`` and 64 hex digits
         (:mod:`arest.runtime.digest`); the journal keeps it with every entry."""

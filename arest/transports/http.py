@@ -36,7 +36,7 @@ class _ByKey:
 
 
 def routes(web: Web) -> WebRoutes:
-    server = web.extend(mcp_server(web.tenant, web.caller,
+    server = web.extend(mcp_server(web.tenant, web.caller, base=web.base,
                                     command_seconds=web.command_seconds))
     managers = {holder: StreamableHTTPSessionManager(
         app=server, security_settings=web.security,

@@ -34,12 +34,23 @@ from arest.rest.answer import (
     segments,
 )
 from arest.rest.pages import STATIC, TextResponse, asset, negotiated, prefers_html
+from arest.rest.routes import OPENAPI
+from arest.transports.prefix import prefixed, prefixed_links, prefixed_page
+from arest.transports.sequence import (
+    MIN_SEQUENCE_HEADER,
+    MIN_SEQUENCE_WAIT_SECONDS,
+    RETRY_AFTER_SECONDS,
+    SEQUENCE_HEADER,
+    BadMinimum,
+    minimum_of,
+    reached,
+)
 from arest.transports.web import Web, WebRoutes
 
 log = logging.getLogger(__name__)
 
 CORS_METHODS = "GET, POST, PATCH, DELETE"
-CORS_HEADERS = "Authorization, Content-Type, If-Match, If-None-Match"
+CORS_HEADERS = "Authorization, Content-Type, If-Match, If-None-Match, Arest-Min-Sequence"
 
 
 DRAINED_BYTES = 16 << 20
@@ -107,9 +118,12 @@ async def _send(send: Send, response: Response | TextResponse, extra: list[tuple
 
 
 def _raw_path(scope: Scope) -> str:
-    """The path as sent (each byte the latin-1 character of it)."""
+    """The path as sent (each byte the latin-1 character of it), below the prefix the
+    tenant is served under (``root_path``: ``/t/<tenant>``, whose characters are sent as
+    they are)."""
     raw: bytes = scope.get("raw_path") or scope["path"].encode()
-    return raw.decode("latin-1")
+    path, root = raw.decode("latin-1"), scope.get("root_path", "")
+    return (path[len(root):] or "/") if root and path.startswith(root) else path
 
 
 def _static_name(scope: Scope) -> str | None:
@@ -145,7 +159,7 @@ class RestRoute(BaseRoute):
             scope = {**scope, "method": "GET"}
         origin = headers.get("origin")
         cors = ([("access-control-allow-origin", origin), ("vary", "Origin"),
-                 ("access-control-expose-headers", "ETag, Location")]
+                 ("access-control-expose-headers", "ETag, Location, Arest-Sequence")]
                 if origin is not None and origin in self.web.cors_origins else [])
         # A GET is negotiated: a browser (text/html first by q-values) gets the page of the
         # very answer a JSON client gets (arest/rest/pages.py); the answer is computed as a
@@ -158,9 +172,26 @@ class RestRoute(BaseRoute):
             response = await anyio.to_thread.run_sync(
                 negotiated, self.web.tenant.state, _raw_path(scope), response,
                 headers.get("if-none-match"))
-        elif scope["method"] == "GET" and isinstance(response, Response):
-            response = replace(response, headers=(*response.headers, ("vary", "Accept")))
+            if self.web.base:
+                response = replace(response, body=prefixed_page(self.web.base, response.body))
+        elif isinstance(response, Response):
+            response = self._prefixed(response, _raw_path(scope))
+            if scope["method"] == "GET":
+                response = replace(response, headers=(*response.headers, ("vary", "Accept")))
         await _send(send, response, cors, head)
+
+    def _prefixed(self, response: Response, path: str) -> Response:
+        """The answer as the tenant's prefix has it: every link and ``Location`` under it,
+        and the OpenAPI document's paths relative to a server at the prefix."""
+        base = self.web.base
+        if not base:
+            return response
+        headers = tuple((name, prefixed(base, value) if name == "location" else value)
+                        for name, value in response.headers)
+        body = response.body if response.media else prefixed_links(base, response.body)
+        if path == OPENAPI and response.status == 200 and isinstance(body, dict):
+            body = {**body, "servers": [{"url": base}]}
+        return replace(response, body=body, headers=headers)
 
     async def _respond(self, scope: Scope, receive: Receive, headers: Headers,
                        origin: str | None, cors: bool, html: bool
@@ -190,6 +221,18 @@ class RestRoute(BaseRoute):
         except _TooLarge:
             return problem("body_too_large", f"a body is at most {MAX_BODY_BYTES} bytes",
                            limit=MAX_BODY_BYTES)
+        try:
+            minimum = minimum_of(headers.get(MIN_SEQUENCE_HEADER))
+        except BadMinimum as error:
+            return problem("invalid_input", str(error), path=MIN_SEQUENCE_HEADER,
+                           expected="a whole number ≥ 0")
+        if not await reached(self.web.tenant, minimum):
+            return problem(
+                "not_yet", f"this server has not reached the sequence {minimum} within"
+                f" {MIN_SEQUENCE_WAIT_SECONDS:g} s (it holds {self.web.tenant.sequence}):"
+                " retry, or send the request to the server that answered it",
+                (("retry-after", str(RETRY_AFTER_SECONDS)),),
+                sequence=self.web.tenant.sequence, min_sequence=minimum)
         raw = _raw_path(scope).encode("latin-1")
         try:
             query = parse_qsl(scope.get("query_string", b"").decode("latin-1"),
@@ -215,7 +258,10 @@ class RestRoute(BaseRoute):
                                   "title": "Internal error", "status": 500,
                                   "detail": "arest failed to answer; the server log says why",
                                   "code": "internal_error"})
-        return response
+        # Read after the answer: D then holds every command the answer reflects (a write's
+        # own included), so a client naming it elsewhere sees at least what it saw here.
+        sequence = (SEQUENCE_HEADER, str(self.web.tenant.sequence))
+        return replace(response, headers=(*response.headers, sequence))
 
 
 def routes(web: Web) -> WebRoutes:

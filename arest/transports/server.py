@@ -41,12 +41,22 @@ from mcp.server.context import CallNext, HandlerResult
 from mcp.shared.exceptions import MCPError
 from pydantic import ValidationError
 
+from arest.errors import envelope
 from arest.resources import RESOURCES
 from arest.runtime import Tenant
 from arest.runtime.budget import Budget
 from arest.runtime.tenant import utc_now
 from arest.system.permissions import AGENT_PRINCIPAL, Principal, forbidden
+from arest.transports.prefix import prefixed_links
 from arest.transports.sampling import REQUEST, sample
+from arest.transports.sequence import (
+    MIN_SEQUENCE_META,
+    MIN_SEQUENCE_WAIT_SECONDS,
+    SEQUENCE_META,
+    BadMinimum,
+    minimum_of,
+    reached,
+)
 from arest.verbs import CATALOGUE, Surface, SurfaceError, VerbError, command_for
 from arest.version import __version__
 
@@ -87,10 +97,27 @@ def _tools(surface: Surface) -> list[types.Tool]:
             for tool in surface.listed()]
 
 
-def _result(out: dict[str, Any]) -> types.CallToolResult:
+def _result(out: dict[str, Any], sequence: int) -> types.CallToolResult:
     text = json.dumps(out, ensure_ascii=False)
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
-                                structured_content=out, is_error="error" in out)
+                                structured_content=out, is_error="error" in out,
+                                _meta={SEQUENCE_META: sequence})
+
+
+async def _unreached(tenant: Tenant, params: types.CallToolRequestParams
+                     ) -> dict[str, Any] | None:
+    """The error of a call whose ``_meta`` names a minimum sequence that is not usable, or
+    that the tenant's D has not reached within the wait (docs/scale.md); else None."""
+    try:
+        minimum = minimum_of((params.meta or {}).get(MIN_SEQUENCE_META))
+    except BadMinimum as error:
+        return envelope("invalid_input", str(error), path=f"_meta.{MIN_SEQUENCE_META}",
+                        expected="a whole number ≥ 0")
+    if await reached(tenant, minimum):
+        return None
+    return envelope("not_yet", f"this server has not reached the sequence {minimum} within"
+                    f" {MIN_SEQUENCE_WAIT_SECONDS:g} s (it holds {tenant.sequence}): retry",
+                    sequence=tenant.sequence, min_sequence=minimum)
 
 
 async def _run(tenant: Tenant, verb: str, arguments: dict[str, Any], caller: Caller,
@@ -171,10 +198,13 @@ def _middleware(caller_of: CallerOf) -> Any:
 
 
 def mcp_server(tenant: Tenant, caller_of: CallerOf | Caller | Surface, name: str = "arest",
-               command_seconds: float | None = None) -> Server[Any]:
+               base: str = "", command_seconds: float | None = None) -> Server[Any]:
     """The MCP server over a tenant; each request's tools, Signal Source and permissions
     come from ``caller_of`` (a fixed caller; a fixed surface: an Agent with read,write);
-    each call's command runs within ``command_seconds`` (None: no time limit)."""
+    each call's command runs within ``command_seconds`` (None: no time limit).  Every href
+    a result names carries ``base``, the path the tenant is served under; every result's
+    ``_meta`` names the sequence of the D it was computed on, and a call whose ``_meta``
+    names a minimum is answered on a D that has reached it (docs/scale.md)."""
     if isinstance(caller_of, Surface):
         caller_of = Caller(caller_of)
     if isinstance(caller_of, Caller):
@@ -197,6 +227,9 @@ def mcp_server(tenant: Tenant, caller_of: CallerOf | Caller | Surface, name: str
             raise MCPError(types.METHOD_NOT_FOUND, surface.why_inactive(params.name),
                            data={"tool": params.name, "tag": CATALOGUE[params.name].tag,
                                  "tags_active": list(surface.tags)})
+        unreached = await _unreached(tenant, params)
+        if unreached is not None:
+            return _result(unreached, tenant.sequence)
         arguments = dict(params.arguments or {})
         async def starting() -> None:
             await ctx.session.report_progress(0, message=f"running {params.name}")
@@ -209,7 +242,8 @@ def mcp_server(tenant: Tenant, caller_of: CallerOf | Caller | Surface, name: str
             if answer is not None:
                 out = await _run(tenant, params.name, {**arguments, REQUEST: answer}, caller,
                                  command_seconds)
-        return _result(out)
+        # Read after the answer, as on REST (arest/transports/sequence.py).
+        return _result(prefixed_links(base, out), tenant.sequence)
 
     async def list_resources(ctx: ServerRequestContext[Any, Any],
                              params: types.PaginatedRequestParams | None

@@ -85,7 +85,7 @@ class _Streams:
         def caller(post: Any) -> Caller:
             return Caller(chosen, self.web.principal(post))
 
-        server = self.web.extend(mcp_server(self.web.tenant, caller,
+        server = self.web.extend(mcp_server(self.web.tenant, caller, base=self.web.base,
                                              command_seconds=self.web.command_seconds))
         stream = _Stream(anyio.current_time())
         response = {"started": False, "ended": False}

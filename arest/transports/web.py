@@ -186,6 +186,9 @@ class Web:
     command_seconds: float | None = None
     """The budget of each MCP tool call's command (``--command-seconds``; None: no time
     limit); a call cancelled by its client stops its command whatever it is."""
+    base: str = ""
+    """The path prefix the tenant is served under (``/t/<tenant>``; empty: the root): every
+    href an answer names carries it (DESIGN §11)."""
     extend: Callable[[Any], Any] = field(default=lambda server: server)
     """Applied to each MCP server built: an embedding program's hook to serve more (tools,
     prompts, resources) beside arest's, as the conformance suite's fixtures do in the tests."""
@@ -278,7 +281,7 @@ class _Authorization:
         return any(path == p or path.startswith(p.rstrip("/") + "/") for p in self.paths)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and self._routed(scope["path"]) \
+        if scope["type"] == "http" and self._routed(route_path(scope)) \
                 and not self.access.allows(Headers(scope=scope)):
             body = json.dumps(envelope(
                 "unauthorized", "this server needs Authorization: Bearer <API key>")).encode()
@@ -290,18 +293,39 @@ class _Authorization:
         await self.app(scope, receive, send)
 
 
-def web_app(web: Web, mounted: Sequence[WebRoutes]) -> ASGIApp:
-    """One app with the routes and lifespans mounted, behind the key check."""
+def route_path(scope: Scope) -> str:
+    """The path a request names below the prefix it is served under (``root_path``, as
+    ASGI has it: ``/t/shop`` for ``/t/shop/orders``), with one leading slash.
+
+    >>> route_path({"path": "/t/shop/orders", "root_path": "/t/shop"}), route_path({"path": "/mcp"})
+    ('/orders', '/mcp')
+    """
+    path: str = scope["path"]
+    root: str = scope.get("root_path", "")
+    if root and path.startswith(root):
+        return path[len(root):] or "/"
+    return path
+
+
+def lifespan_of(mounted: Sequence[WebRoutes]
+                ) -> Callable[[Any], contextlib.AbstractAsyncContextManager[None]]:
+    """The lifespan that runs every mounted transport's for as long as the app serves."""
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(app: Any) -> AsyncIterator[None]:
         async with contextlib.AsyncExitStack() as stack:
             for routes in mounted:
                 if routes.lifespan is not None:
                     await stack.enter_async_context(routes.lifespan())
             yield
 
+    return lifespan
+
+
+def web_app(web: Web, mounted: Sequence[WebRoutes], lifespan: bool = True) -> ASGIApp:
+    """One app with the routes mounted, behind the key check, running their lifespans (or
+    not: an app that mounts this one runs them, as :mod:`arest.transports.tenants` does)."""
     ordered = sorted(mounted, key=lambda routes: routes.fallback)
     app = Starlette(routes=[route for routes in ordered for route in routes.routes],
-                    lifespan=lifespan)
+                    lifespan=lifespan_of(mounted) if lifespan else None)
     routed = [path for routes in mounted if not routes.fallback for path in routes.paths()]
     return _Authorization(app, web.access, routed)
