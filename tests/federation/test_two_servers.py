@@ -10,6 +10,8 @@ import pytest
 
 from tests.transports.serving import arest_serve
 
+pytestmark = pytest.mark.slow  # two arest servers per test
+
 CRM = """
 
 Customer(.Customer Id) is an entity type.

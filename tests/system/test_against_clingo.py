@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import clingo
-from hypothesis import given
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import arest
@@ -248,6 +249,16 @@ def clingo_answer(program: Program, facts: list[tuple[Relationship, tuple[str, .
     return answer
 
 
+@settings(max_examples=40)
 @given(programs(), FACTS)
 def test_arest_fixed_point_is_clingo_answer_set(program: Program, facts: Any) -> None:
+    assert arest_answer(program, facts) == clingo_answer(program, facts)
+
+
+@pytest.mark.slow
+@settings(max_examples=300)
+@given(programs(), FACTS)
+def test_arest_fixed_point_is_clingo_answer_set_over_more_programs(program: Program,
+                                                                   facts: Any) -> None:
+    """The same, over more programs (the slow suite)."""
     assert arest_answer(program, facts) == clingo_answer(program, facts)

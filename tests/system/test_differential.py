@@ -98,7 +98,7 @@ def observed(outcomes: list[str]) -> None:
 
 
 @pytest.mark.parametrize("rule", GRAPH_RULES, ids=lambda rule: rule[-1][2:40])
-@settings(max_examples=4)
+@settings(max_examples=2)
 @given(data=st.data())
 def test_each_rule_kind_keeps_the_from_scratch_fixed_point(rule: tuple[str, ...],
                                                            data: st.DataObject) -> None:

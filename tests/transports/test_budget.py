@@ -64,6 +64,7 @@ async def test_a_command_past_its_budget_is_limit_exceeded_and_changes_nothing(
     assert kept.status_code == 404
 
 
+@pytest.mark.slow  # 8,000 tasks to make a query outlast the disconnect
 async def test_a_long_query_is_stopped_when_its_client_goes_away(
         populated: tuple[str, Path]) -> None:
     base, log = populated
