@@ -607,9 +607,9 @@ def _listed(permissions: frozenset[str]) -> str:
                    " closed; its client opens a new one.")
 @click.option("--command-seconds", default=60.0, show_default=True, metavar="S",
               type=click.FloatRange(min=0, min_open=True, max=1e9),
-              help="How long the command of one MCP tool call may run; past it, or when"
-                   " its client goes away, it is stopped with the error limit_exceeded and"
-                   " changes nothing.")
+              help="How long the command of one MCP tool call or REST request may run;"
+                   " past it, or when its client goes away, it is stopped with the error"
+                   " limit_exceeded and changes nothing.")
 @click.option("--tenant", "tenants", multiple=True, metavar="NAME",
               help="Serve the tenant NAME at /t/NAME/ (repeatable), each over READINGS:"
                    " with a PostgreSQL --db, the schema NAME of its database; with a folder"

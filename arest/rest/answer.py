@@ -48,6 +48,7 @@ from arest.rest.routes import (
     match,
 )
 from arest.runtime import Tenant
+from arest.runtime.budget import Budget
 from arest.system.commands import Command
 from arest.system.entities import fields
 from arest.system.entity_verbs import read
@@ -79,6 +80,9 @@ class Request:
     content_type: str | None = None
     if_match: str | None = None
     if_none_match: str | None = None
+    budget: Budget | None = None
+    """The budget of the command it makes (``--command-seconds``; cancelled when its client
+    goes); None: no time limit."""
 
 
 @dataclass(frozen=True)
@@ -515,7 +519,7 @@ def _answer(tenant: Tenant, request: Request, at_once: bool) -> Response | None:
             if command.verb == "read" and not endpoint.picture else None
         return None if now is None else respond(now, request, endpoint, planned)
     precondition = _precondition(request, endpoint, command)
-    out = tenant.run(command, request.principal.source, precondition,
+    out = tenant.run(command, request.principal.source, precondition, budget=request.budget,
                      outbound=request.principal.holds("outbound"))
     if endpoint.picture:
         return _picture(state, out, request, endpoint)

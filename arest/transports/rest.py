@@ -35,6 +35,8 @@ from arest.rest.answer import (
 )
 from arest.rest.pages import STATIC, TextResponse, asset, negotiated, prefers_html
 from arest.rest.routes import OPENAPI
+from arest.runtime import Tenant
+from arest.runtime.budget import Budget
 from arest.transports.prefix import prefixed, prefixed_links, prefixed_page
 from arest.transports.sequence import (
     MIN_SEQUENCE_HEADER,
@@ -115,6 +117,27 @@ async def _send(send: Send, response: Response | TextResponse, extra: list[tuple
     await send({"type": "http.response.start", "status": response.status,
                 "headers": [(k.encode("latin-1"), v.encode("utf-8")) for k, v in headers]})
     await send({"type": "http.response.body", "body": b"" if head else body})
+
+
+async def _answered_while_connected(tenant: Tenant, request: Request, receive: Receive
+                                    ) -> Response:
+    """The answer, computed on a worker thread; a client that goes away before it is ready
+    cancels the request's budget, so its command stops, changes nothing and is logged."""
+    async def cancel_on_disconnect() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass  # the body is read already: nothing else is expected before the end
+        if request.budget is not None:
+            request.budget.cancel()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(cancel_on_disconnect)
+        response = await anyio.to_thread.run_sync(answer, tenant, request)
+        group.cancel_scope.cancel()
+    if response.body and isinstance(response.body, dict) and \
+            response.body.get("reason") == "cancelled":
+        log.warning("arest REST: %s %s ended, its client gone: limit_exceeded",
+                    request.method, request.path)
+    return response
 
 
 def _raw_path(scope: Scope) -> str:
@@ -245,13 +268,14 @@ class RestRoute(BaseRoute):
             principal=self.web.access.principal(headers), query=tuple(query),
             body=body, content_type=headers.get("content-type"),
             if_match=headers.get("if-match"),
-            if_none_match=None if html else headers.get("if-none-match"))
+            if_none_match=None if html else headers.get("if-none-match"),
+            budget=Budget(self.web.command_seconds))
         try:
             # The read of one entity whose D is durable is answered here, at once; a hop to a
             # worker thread would cost it more than the read (docs/performance.md, REST).
             now = answer_at_once(self.web.tenant, request) if request.method == "GET" else None
             response: Response = now if now is not None else \
-                await anyio.to_thread.run_sync(answer, self.web.tenant, request)
+                await _answered_while_connected(self.web.tenant, request, receive)
         except Exception:  # a fault of arest's, never the client's: logged, told plainly
             log.exception("arest REST: %s %s failed", request.method, request.path)
             return Response(500, {"type": "urn:arest:error:internal_error",

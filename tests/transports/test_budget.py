@@ -89,3 +89,50 @@ async def test_a_long_query_is_stopped_when_its_client_goes_away(
             one = await session.call_tool("get", {"noun": "Task", "id": "t1"})
     assert "get:Task ended, its call cancelled: limit_exceeded" in log.read_text()
     assert one.structured_content["id"] == "t1"
+
+
+def test_a_rest_command_past_its_budget_is_limit_exceeded_and_changes_nothing(
+        hasty: str) -> None:
+    made = httpx2.post(f"{hasty}/tasks", json={"id": "late-rest", "Title": "T"})
+    kept = httpx2.get(f"{hasty}/tasks/late-rest")
+    assert made.status_code == 409
+    assert made.json()["code"] == "limit_exceeded"
+    assert made.json()["budget_seconds"] == 1e-9
+    assert kept.status_code == 404
+
+
+async def test_a_rest_command_whose_client_goes_away_is_cancelled(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command starts only once its request's budget is cancelled, so the disconnect
+    surely comes first: it is stopped, and the tenant holds nothing of it."""
+    from arest.rest import answer as rest_answer
+    from arest.rest.answer import Request
+    from arest.system.permissions import AGENT_PRINCIPAL
+    from arest.transports import rest
+
+    def after_the_disconnect(tenant: Tenant, request: Request) -> Any:
+        assert request.budget is not None
+        with anyio.from_thread.start_blocking_portal() as portal:
+            portal.call(_until_cancelled, request)
+        return rest_answer.answer(tenant, request)
+
+    monkeypatch.setattr(rest, "answer", after_the_disconnect)
+
+    async def gone() -> dict[str, Any]:
+        return {"type": "http.disconnect"}
+
+    with Tenant.open(READINGS, db=":memory:") as tenant:
+        request = Request("POST", "/tasks", AGENT_PRINCIPAL,
+                          body=b'{"id": "t-gone", "Title": "T"}',
+                          content_type="application/json", budget=rest.Budget(None))
+        response = await rest._answered_while_connected(tenant, request, gone)
+        left = tenant.call("get:Task", {"id": "t-gone"})
+    assert response.status == 409
+    assert response.body["reason"] == "cancelled"
+    assert left["error"]["code"] == "unknown_entity"
+
+
+async def _until_cancelled(request: Any) -> None:
+    with anyio.fail_after(10):
+        while request.budget.spent() is None:
+            await anyio.sleep(0.01)
