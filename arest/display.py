@@ -1,6 +1,7 @@
 """Rich display in Jupyter: small views of what a notebook holds — a D, an entity with its
 links, an explanation tree, a state machine, a fact type's rows — each a value with the
-command output it shows and a ``_repr_html_`` of escaped HTML tables.
+command output it shows and a ``_repr_html_`` of escaped HTML tables; an explanation and a
+machine show their picture (:mod:`arest.pictures`) above the table.
 
 Every view is built through :func:`arest.api.apply`, so it shows what a caller of the API
 sees; building one changes nothing (D is a value).  Text is always escaped: a name or a
@@ -23,6 +24,9 @@ from typing import Any
 
 from arest.algebra import State
 from arest.api import apply
+from arest.compiler.schema import schema_of
+from arest.pictures import explanation_svg, guards, machine_svg
+from arest.system.machines import machine_of
 
 __all__ = ["EntityView", "ExplanationView", "MachineView", "RowsView", "StateView", "entity",
            "explanation", "machine", "rows", "state"]
@@ -135,9 +139,11 @@ class ExplanationView:
     that derives it, and each antecedent's own tree."""
 
     data: dict[str, Any]
+    svg: str = ""
+    """Its tree as a picture (empty for a refusal)."""
 
     def _repr_html_(self) -> str:
-        return _refused(self.data) or f"<ul>{_node(self.data)}</ul>"
+        return _refused(self.data) or f"{self.svg}<ul>{_node(self.data)}</ul>"
 
 
 def _node(node: dict[str, Any]) -> str:
@@ -152,32 +158,38 @@ def _node(node: dict[str, Any]) -> str:
 
 def explanation(D: State, fact_type: str, bindings: Any) -> ExplanationView:
     """The explanation tree of a fact (``explain {fact_type, bindings}``)."""
-    return ExplanationView(apply(D, "explain", {"fact_type": fact_type, "bindings": bindings})[0])
+    out = apply(D, "explain", {"fact_type": fact_type, "bindings": bindings})[0]
+    return ExplanationView(out, "" if "error" in out else explanation_svg(out))
 
 
 @dataclass(frozen=True)
 class MachineView:
-    """A state machine as the schema declares it (``data``): statuses and transitions."""
+    """A state machine as the schema declares it (``data``): statuses and transitions, and
+    its picture, an entity's current status highlighted."""
 
     data: dict[str, Any]
+    svg: str = ""
 
     def _repr_html_(self) -> str:
         m = self.data
         rows = [[t["name"], t["event"], ", ".join(t["from"]), ", ".join(t["to"])]
                 for t in m["transitions"]]
-        return _table(["transition", "event", "from", "to"], rows,
+        return self.svg + _table(["transition", "event", "from", "to"], rows,
                       f"{m['noun']}: initial {', '.join(m['initial'])}; terminal "
                       f"{', '.join(m['terminal']) or 'none'}")
 
 
-def machine(D: State, noun: str) -> MachineView:
-    """The state machine of noun (``schema {"noun"}``); a noun without one is a
-    ``ValueError`` naming the nouns that have one."""
+def machine(D: State, noun: str, id: str | None = None) -> MachineView:
+    """The state machine of noun (``schema {"noun"}``), the status of the entity ``id``
+    highlighted in its picture; a noun without one is a ``ValueError`` naming the nouns
+    that have one."""
     found = apply(D, "schema", {"noun": noun})[0].get("machines", [])
-    if not found:
+    compiled = machine_of(D, noun)
+    if not found or compiled is None:
         nouns = sorted(m["noun"] for m in apply(D, "schema", {})[0]["machines"])
         raise ValueError(f"{noun!r} has no state machine; these nouns have one: {nouns}")
-    return MachineView(found[0])
+    current = None if id is None else apply(D, f"get:{noun}", {"id": id})[0].get("status")
+    return MachineView(found[0], machine_svg(compiled, current, guards(schema_of(D), noun)))
 
 
 @dataclass(frozen=True)

@@ -79,3 +79,12 @@ def test_a_machine_lists_its_transitions(shop: State) -> None:
 def test_a_noun_without_a_machine_names_those_with_one(shop: State) -> None:
     with pytest.raises(ValueError, match=r"'Customer' has no state machine.*Order"):
         display.machine(shop, "Customer")
+
+
+def test_a_machine_and_an_explanation_show_their_pictures(shop: State) -> None:
+    machine = display.machine(shop, "Order", "o-1")._repr_html_()
+    explained = display.explanation(shop, "Customer_has_Unpaid_Order_Count",
+                                    ["ann@example.com", "1"])._repr_html_()
+    assert machine.startswith("<svg") and "current\"" in machine
+    assert "Placed (current)" in machine
+    assert explained.startswith("<svg") and "Unpaid Order Count" in explained
