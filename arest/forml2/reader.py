@@ -167,7 +167,14 @@ def _read(
     diagnostics: list[Diagnostic] = []
     parsed: list[tuple[Paragraph, Source, Statement]] = []
     names = set(schema.nouns) | quoted
+    described: list[Diagnostic] = []
     for paragraph in paragraphs(text):
+        if paragraph.kind == "description" and _reads_as_a_sentence(paragraph.text, names, shapes):
+            described.append(_diagnostic(
+                paragraph, path, 0, "this paragraph is the file's description (the first under"
+                " a level-1 heading), so it is not read, though it is a FORML 2 sentence: if it"
+                " is one, write a description above it", ("A shop's orders and customers.",)))
+            continue
         if paragraph.kind == "unterminated":
             diagnostics.append(
                 _diagnostic(
@@ -236,7 +243,7 @@ def _read(
     for source, message in reserved_plurals(c for s, c in builder.constructs if s in fresh):
         builder.error(source, message)
     by_source = {source: paragraph for paragraph, source, _ in parsed}
-    warnings: list[Diagnostic] = []
+    warnings: list[Diagnostic] = described
     for issue in builder.issues:
         target = warnings if issue.warning else diagnostics
         target.append(_issue(issue, by_source[issue.source], path))
@@ -252,6 +259,21 @@ def _read(
         schema,
         shapes,
     )
+
+
+def _reads_as_a_sentence(text: str, names: set[str], shapes: Shapes) -> bool:
+    """Whether a paragraph is one sentence of the grammar (a description is prose; one
+    that parses would be a sentence the reader skips without a word)."""
+    if not text.rstrip().endswith(".") or too_long(text) is not None:
+        return False
+    try:
+        lexed = lex(text, names, keywords())
+        if too_large(lexed.masked) is not None:
+            return False
+        to_syntax(parse_masked(lexed.masked, shapes), lexed)
+    except (LexError, UnexpectedInput, SyntaxProblem):
+        return False
+    return True
 
 
 def _asserts(statement: Statement) -> bool:

@@ -51,3 +51,19 @@ def test_impossible_frequency_bounds_are_a_diagnostic(known: Reading) -> None:
     assert "at least 2 and at most 5" in diagnostic.message
     assert diagnostic.column == len("Each Member takes ") + 1
     assert frequencies(reading) == []
+
+
+def test_a_description_that_is_a_sentence_is_a_warning_at_its_line() -> None:
+    """The first paragraph under a level-1 heading is the file's description; a sentence
+    written there is not read, so the reader says so rather than drop it."""
+    reading = read("# Shop\n\nCustomer(.Email) is an entity type.\n\nCustomer has Name.\n")
+    [warning] = [w for w in reading.warnings if "description" in w.message]
+    assert (warning.line, warning.sentence) == (3, "Customer(.Email) is an entity type.")
+    assert reading.schema.nouns["Customer"].kind == "value"  # the declaration was not read
+
+
+def test_a_description_in_prose_is_read_as_nothing_and_said_nothing_of() -> None:
+    reading = read("# Shop\n\nThe shop's orders, and who placed them.\n\n"
+                   "Customer(.Email) is an entity type.\n")
+    assert not [w for w in reading.warnings if "description" in w.message]
+    assert reading.schema.nouns["Customer"].kind == "entity"
