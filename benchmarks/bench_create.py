@@ -52,7 +52,7 @@ import random
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -273,6 +273,26 @@ def _arest_full_check(state: Any) -> None:
 # dict ----------------------------------------------------------------------------------
 
 
+def _order_warnings(orders: Mapping[str, str], customers: Mapping[str, str],
+                    products: Mapping[str, str], id: str, customer: str,
+                    lines: Sequence[tuple[str, int]]) -> list[str]:
+    """The hand-written stores' checks of a new Order and its LineItems, before anything is
+    written: a refusal raises :class:`Rejected`; the deontic warnings are returned."""
+    if id in orders:
+        raise Rejected(f"Order {id!r} exists")
+    if customer not in customers:
+        raise Rejected("Each Customer has exactly one Name.")
+    warnings = []
+    for product, quantity in lines:
+        if product not in products:
+            raise Rejected("Each Product has exactly one Name.")
+        if quantity is None:
+            raise Rejected("Each LineItem has exactly one Quantity.")
+        if quantity < 1:
+            warnings.append("It is forbidden that a LineItem has Quantity less than 1.")
+    return warnings
+
+
 @dataclass
 class DictStore:
     """Orders by hand: one dict per fact type, keyed by the role its uniqueness spans."""
@@ -296,18 +316,8 @@ class DictStore:
 
     def create_order(self, id: str, customer: str, lines: Sequence[tuple[str, int]]) -> list[str]:
         """Add an Order and its LineItems, checking every constraint before writing any."""
-        if id in self.order_customer:
-            raise Rejected(f"Order {id!r} exists")
-        if customer not in self.customer_name:
-            raise Rejected("Each Customer has exactly one Name.")
-        warnings = []
-        for product, quantity in lines:
-            if product not in self.product_name:
-                raise Rejected("Each Product has exactly one Name.")
-            if quantity is None:
-                raise Rejected("Each LineItem has exactly one Quantity.")
-            if quantity < 1:
-                warnings.append("It is forbidden that a LineItem has Quantity less than 1.")
+        warnings = _order_warnings(self.order_customer, self.customer_name, self.product_name,
+                                   id, customer, lines)
         self.order_customer[id] = customer
         self.orders_of_customer.setdefault(customer, []).append(id)
         created = []
@@ -397,18 +407,8 @@ class PersistentStore:
     ) -> tuple[PersistentStore, list[str]]:
         """The store with an Order and its LineItems added, every constraint checked before
         anything is written; and the deontic warnings."""
-        if id in self.order_customer:
-            raise Rejected(f"Order {id!r} exists")
-        if customer not in self.customer_name:
-            raise Rejected("Each Customer has exactly one Name.")
-        warnings = []
-        for product, quantity in lines:
-            if product not in self.product_name:
-                raise Rejected("Each Product has exactly one Name.")
-            if quantity is None:
-                raise Rejected("Each LineItem has exactly one Quantity.")
-            if quantity < 1:
-                warnings.append("It is forbidden that a LineItem has Quantity less than 1.")
+        warnings = _order_warnings(self.order_customer, self.customer_name, self.product_name,
+                                   id, customer, lines)
         created = self.line_items_created
         with self.line_item.mutate() as line_item:
             names = []

@@ -110,6 +110,27 @@ def kept_once(database: Database, acknowledged: list[str]) -> None:
     assert set(acknowledged) <= set(kept)
 
 
+def stopped(servers: list[tuple[subprocess.Popen[str], int]]) -> None:
+    """Stop the servers still running, as an operator does (SIGTERM)."""
+    for server, _ in servers:
+        if server.poll() is None:
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=60)
+
+
+def kept_and_mirrored(database: Database, db: str, acknowledged: list[str],
+                      found: set[str]) -> None:
+    """Every acknowledged write is kept once; the tenant reopened is at the journal's last
+    digest, and the mirrored tables hold its export and the customers the servers listed."""
+    kept_once(database, acknowledged)
+    with arest.Tenant.open(ORDERS, db=db) as tenant:
+        last = query(database, "SELECT digest FROM shop.arest_journal"
+                               " ORDER BY sequence DESC LIMIT 1")
+        assert tenant.digest == last[0][0]
+        assert mirrored(database) == exported(tenant.state)
+        assert {row[0] for row in query(database, "SELECT email FROM shop.customer")} == found
+
+
 def test_three_servers_on_one_tenant_keep_every_write_once_and_converge(
         pg_database: Database) -> None:
     db = f"{pg_database.url}&tenant=shop"
@@ -121,9 +142,7 @@ def test_three_servers_on_one_tenant_keep_every_write_once_and_converge(
         assert len(acknowledged) == 6 * PER_WRITER
         assert converged(ports, set(acknowledged))
     finally:
-        for server, _ in servers:
-            server.send_signal(signal.SIGTERM)
-            server.wait(timeout=60)
+        stopped(servers)
     kept_once(pg_database, acknowledged)
     with arest.Tenant.open(ORDERS, db=db) as tenant:
         listed = arest.apply(tenant.state, "list:Customer", {"limit": 1000})[0]
@@ -154,17 +173,8 @@ def test_a_server_killed_mid_load_loses_nothing_it_acknowledged(pg_database: Dat
         servers.append((restarted, port))
         assert converged([port, survivor], found)
     finally:
-        for server, _ in servers:
-            if server.poll() is None:
-                server.send_signal(signal.SIGTERM)
-                server.wait(timeout=60)
-    kept_once(pg_database, acknowledged)
-    with arest.Tenant.open(ORDERS, db=db) as tenant:
-        last = query(pg_database, "SELECT digest FROM shop.arest_journal"
-                                  " ORDER BY sequence DESC LIMIT 1")
-        assert tenant.digest == last[0][0]
-        assert mirrored(pg_database) == exported(tenant.state)
-        assert {row[0] for row in query(pg_database, "SELECT email FROM shop.customer")} == found
+        stopped(servers)
+    kept_and_mirrored(pg_database, db, acknowledged, found)
 
 
 @pytest.mark.slow
@@ -201,14 +211,5 @@ def test_servers_killed_in_turn_under_load_lose_nothing_and_converge(
         assert set(acknowledged) <= found
         assert converged(ports, found)
     finally:
-        for server, _ in servers:
-            if server.poll() is None:
-                server.send_signal(signal.SIGTERM)
-                server.wait(timeout=60)
-    kept_once(pg_database, acknowledged)
-    with arest.Tenant.open(ORDERS, db=db) as tenant:
-        last = query(pg_database, "SELECT digest FROM shop.arest_journal"
-                                  " ORDER BY sequence DESC LIMIT 1")
-        assert tenant.digest == last[0][0]
-        assert mirrored(pg_database) == exported(tenant.state)
-        assert {row[0] for row in query(pg_database, "SELECT email FROM shop.customer")} == found
+        stopped(servers)
+    kept_and_mirrored(pg_database, db, acknowledged, found)
