@@ -56,9 +56,12 @@ Node = Mapping[str, Any]
 
 
 def _key(node: Node) -> str:
-    """A fact's identity in the tree: its fact type and bindings."""
-    return json.dumps([node.get("fact_type"), node.get("bindings")], sort_keys=True,
-                      ensure_ascii=False)
+    """A fact's identity in the tree: its fact type and bindings (a fetch, the leaf under a
+    fact fetched from an external system, is one by its source)."""
+    key = [node.get("fact_type"), node.get("bindings")]
+    if "source" in node:
+        key.append(node["source"])
+    return json.dumps(key, sort_keys=True, ensure_ascii=False)
 
 
 def _facts(tree: Node) -> tuple[dict[str, Node], list[tuple[str, str]]]:

@@ -37,17 +37,19 @@ from arest.compiler.change import Change
 from arest.compiler.population import relation_in
 from arest.runtime.outbound import Policy, Response, fetch, unavailable
 from arest.system.apply import run
+from arest.system.backed import BACKED_BY
 from arest.system.commands import Command
 from arest.system.context import Context
 from arest.system.errors import Refusal
-from arest.system.federated import item_fields, joined
-from arest.system.inputs import entity_id
+from arest.system.federated import item_fields, joined_all
+from arest.system.federated_reads import fetches
 from arest.system.links import plural
+from arest.system.provenance import Fetch, marked
 
-BACKED_BY = "Noun_is_backed_by_External_System"
 SYSTEM_URL = "External_System_has_URL"
 SYSTEM_HEADER = "External_System_has_Header"
 SYSTEM_FRESHNESS = "External_System_has_Freshness_Seconds"
+SYSTEM_PREFIX = "External_System_has_Prefix"
 NOUN_URI = "Noun_has_URI"
 
 SECRET_PREFIX = "AREST_SECRET_"
@@ -71,6 +73,41 @@ def secret_variable(system: str) -> str:
     return SECRET_PREFIX + re.sub(r"[^A-Z0-9]", "_", system.upper())
 
 
+def headers_sent(lines: tuple[str, ...], prefix: str, secret: str | None) -> dict[str, str]:
+    """The headers a system's requests carry: each Header ``Name: value`` as it is, its
+    ``{secret}`` replaced by the secret; the secret, unless a Header placed it, in the Header
+    naming no value (``Authorization``, ``X-Api-Key``) or else ``Authorization``, after the
+    system's Prefix and a space (a named header takes the secret alone without a Prefix,
+    ``Authorization`` takes ``Bearer``).  Without a secret, no header carries one.
+
+    >>> headers_sent(("X-Tenant: acme",), "", "s3")
+    {'X-Tenant': 'acme', 'Authorization': 'Bearer s3'}
+    >>> headers_sent(("Authorization",), "Token", "s3"), headers_sent(("X-Api-Key",), "", "s3")
+    ({'Authorization': 'Token s3'}, {'X-Api-Key': 's3'})
+    >>> headers_sent(("X-Key: k-{secret}", "X-Api-Key"), "Token", "s3")
+    {'X-Key': 'k-s3'}
+    >>> headers_sent(("X-Key: k-{secret}", "X-Api-Key"), "Token", None)
+    {}
+    """
+    headers: dict[str, str] = {}
+    named: str | None = None
+    placed = False
+    for line in lines:
+        name, colon, value = line.partition(":")
+        if not colon:
+            named = named or name.strip()
+            continue
+        if "{secret}" in value:
+            if secret is None:
+                continue
+            value, placed = value.replace("{secret}", secret), True
+        headers[name.strip()] = value.strip()
+    if secret is not None and not placed:
+        word = prefix or ("" if named else "Bearer")
+        headers[named or "Authorization"] = f"{word} {secret}" if word else secret
+    return headers
+
+
 @dataclass(frozen=True)
 class Backing:
     """Where a backed noun's population comes from."""
@@ -82,6 +119,8 @@ class Backing:
     headers: tuple[str, ...]
     freshness: float = 0.0
     """Seconds a cached answer is used without asking again (0: always revalidate)."""
+    prefix: str = ""
+    """What goes before the secret, when the system places it (``Bearer``, ``Token``)."""
 
     @property
     def collection(self) -> str:
@@ -107,8 +146,10 @@ def backing(state: State, noun: str) -> Backing | None:
         return None
     uris = _values(state, NOUN_URI, noun)
     uri = uris[0] if uris else "/" + plural(state, noun)
+    prefixes = _values(state, SYSTEM_PREFIX, system)
     return Backing(noun, system, urls[0], uri, tuple(_values(state, SYSTEM_HEADER, system)),
-                   _seconds(_values(state, SYSTEM_FRESHNESS, system)))
+                   _seconds(_values(state, SYSTEM_FRESHNESS, system)),
+                   prefixes[0] if prefixes else "")
 
 
 def _seconds(values: list[str]) -> float:
@@ -148,24 +189,33 @@ class Federation:
         self._cache: OrderedDict[tuple[str, str], _Cached] = OrderedDict()
         self._lock = threading.Lock()
 
+    def reads(self, state: State, command: Command) -> list[tuple[Backing, str | None]]:
+        """What a read fetches (:func:`arest.system.federated_reads.fetches`): each backed
+        noun's entity (its id) or collection (None), for the nouns with a URL."""
+        found = [(backing(state, noun), entity)
+                 for noun, entity in fetches(state, command).items()]
+        return [(each, entity) for each, entity in found if each is not None]
+
     def backed_target(self, state: State, command: Command) -> Backing | None:
-        """The backing of the noun a command reads or writes the own facts of, if any (None
-        too for a command naming what D does not hold: its own error is the answer)."""
+        """The backing of a noun the command fetches of, or writes the own facts of, if any
+        (None too for a command naming what D does not hold: its own error is the answer)."""
         try:
-            return self._backed_target(state, command)
+            written = self._written(state, command)
         except Refusal:
             return None
+        if written is not None:
+            return written
+        read = self.reads(state, command)
+        return read[0][0] if read else None
 
-    def _backed_target(self, state: State, command: Command) -> Backing | None:
+    def _written(self, state: State, command: Command) -> Backing | None:
         if command.verb in _FACT_WRITES:
             for fact_type in _fact_types(command.input):
                 found = self._first_role_backing(state, fact_type)
                 if found is not None:
                     return found
             return None
-        if command.verb == "query":
-            return self._first_role_backing(state, command.target)
-        if command.verb in _WRITES or command.verb in ("get", "read", "list"):
+        if command.verb in _WRITES:
             return backing(state, command.target)
         return None
 
@@ -178,42 +228,49 @@ class Federation:
                ) -> dict[str, Any] | None:
         """The command's output when it concerns a backed noun (None otherwise); a read is
         ``forbidden`` when the caller does not hold ``outbound``."""
-        found = self.backed_target(state, command)
-        if found is None:
-            return None
-        if command.verb in _WRITES or command.verb in _FACT_WRITES:
+        try:
+            written = self._written(state, command)
+        except Refusal:
+            written = None
+        if written is not None:
             return Refusal(
                 "forbidden",
-                f"{command.verb}: {found.noun}'s own facts come from external system "
-                f"{found.system!r} and change there, not here; facts where {found.noun} "
+                f"{command.verb}: {written.noun}'s own facts come from external system "
+                f"{written.system!r} and change there, not here; facts where {written.noun} "
                 "plays a later role are local and may be written",
-                command=command.key, system=found.system, noun=found.noun).envelope
+                command=command.key, system=written.system, noun=written.noun).envelope
+        reads = self.reads(state, command)
+        if not reads:
+            return None
         if not outbound:
+            first = reads[0][0]
             return Refusal(
                 "forbidden",
-                f"{command.key} reads {found.noun}, which external system {found.system!r}"
+                f"{command.key} reads {first.noun}, which external system {first.system!r}"
                 " holds: fetching it needs the permission 'outbound'; use a key that holds it"
                 " (--api-key-permissions read,outbound)",
-                permission="outbound", command=command.key, system=found.system,
-                noun=found.noun).envelope
-        try:
-            entity = _one(command)
-        except Refusal as refusal:  # the command's own input error
-            return refusal.envelope
-        try:
-            items, url, fetched_at = self._items(found, entity)
-            local = joined(state, found.noun, items)
-            fetched = {item_fields(state, found.noun, item, "$")[0] for item in items}
-        except Refusal as refusal:
-            if refusal.envelope["error"]["code"] == "external_unavailable":
+                permission="outbound", command=command.key, system=first.system,
+                noun=first.noun).envelope
+        fetched: list[tuple[Backing, list[Any], dict[str, str]]] = []
+        for found, entity in reads:
+            try:
+                items, url, fetched_at = self._items(found, entity)
+            except Refusal as refusal:
                 return refusal.envelope
-            error = refusal.envelope["error"]
-            return unavailable(found.system, "bad_response",
-                               f"its answer does not map to {found.noun}: "
-                               f"{error['message']}").envelope
+            fetched.append((found, items, {"system": found.system, "url": url,
+                                           "fetched_at": fetched_at}))
+        try:
+            local, asserted = joined_all(state, [(found.noun, items)
+                                                 for found, items, _ in fetched])
+            given = [Fetch(found.noun,
+                           frozenset(item_fields(state, found.noun, item, "$")[0]
+                                     for item in items),
+                           frozenset(facts), source)
+                     for (found, items, source), facts in zip(fetched, asserted, strict=True)]
+        except Refusal as refusal:
+            return _unmapped(state, fetched, refusal).envelope
         out, _ = run(local, command, context)
-        return _marked(out, found, fetched,
-                       {"system": found.system, "url": url, "fetched_at": fetched_at})
+        return marked(local, command, out, given)
 
     def _items(self, found: Backing, entity: str | None) -> tuple[list[Any], str, str]:
         """The JSON items a command reads (the entity's, or the collection's), the URL they
@@ -234,17 +291,8 @@ class Federation:
         return items, url, fetched_at
 
     def _headers(self, found: Backing) -> dict[str, str]:
-        secret = self._environ.get(secret_variable(found.system))
-        headers: dict[str, str] = {}
-        placed = False
-        for line in found.headers:
-            name, _, value = line.partition(":")
-            if secret is not None and "{secret}" in value:
-                value, placed = value.replace("{secret}", secret), True
-            headers[name.strip()] = value.strip()
-        if secret is not None and not placed:
-            headers["Authorization"] = f"Bearer {secret}"
-        return headers
+        return headers_sent(found.headers, found.prefix,
+                            self._environ.get(secret_variable(found.system)))
 
     def _get(self, url: str, found: Backing, missing_ok: bool) -> tuple[Any, str]:
         """The JSON body at url (None for a 404 when missing_ok) and when it was fetched:
@@ -280,6 +328,21 @@ class Federation:
             self._cache.move_to_end(key)
             while len(self._cache) > self._entries:
                 self._cache.popitem(last=False)
+
+
+def _unmapped(state: State, fetched: list[tuple[Backing, list[Any], dict[str, str]]],
+              refusal: Refusal) -> Refusal:
+    """``bad_response`` naming the system whose answer does not map to its noun (found on
+    this error path by joining each answer alone)."""
+    failing, error = fetched[0][0], refusal.envelope["error"]
+    for found, items, _ in fetched:
+        try:
+            joined_all(state, [(found.noun, items)])
+        except Refusal as alone:
+            failing, error = found, alone.envelope["error"]
+            break
+    return unavailable(failing.system, "bad_response",
+                       f"its answer does not map to {failing.noun}: {error['message']}")
 
 
 def _json(response: Response, system: str) -> Any:
@@ -325,34 +388,3 @@ def _fact_types(request: Any) -> list[str]:
         return []
     return [fact["fact_type"] for fact in facts
             if isinstance(fact, dict) and isinstance(fact.get("fact_type"), str)]
-
-
-def _one(command: Command) -> str | None:
-    """The id of the one entity a read names; None when it reads the whole collection
-    (``list``, ``query``, ``get`` without an id, as ``get`` itself decides)."""
-    request = command.input
-    if command.verb == "read" or (command.verb == "get" and request not in (None, {}) and not (
-            isinstance(request, dict) and "id" not in request)):
-        return entity_id(request)
-    return None
-
-
-def _marked(out: dict[str, Any], found: Backing, fetched: set[str],
-            source: dict[str, str]) -> dict[str, Any]:
-    """The output with ``source`` on each entity or row that came from the system."""
-    def mark(entity: Any) -> Any:
-        if isinstance(entity, dict) and entity.get("noun") == found.noun and (
-                entity.get("id") in fetched):
-            return {**entity, "source": source}
-        return entity
-
-    if "error" in out:
-        return out
-    if isinstance(out.get("items"), list):
-        return {**out, "items": [mark(item) for item in out["items"]]}
-    if isinstance(out.get("rows"), list):
-        return {**out, "rows": [{**row, "source": source}
-                                if isinstance(row, dict) and row.get(found.noun) in fetched
-                                else row for row in out["rows"]]}
-    entity: dict[str, Any] = mark(out)
-    return entity

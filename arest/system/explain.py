@@ -95,17 +95,61 @@ def _node(state: State, rules: dict[str, Rule], fact_type: str, fact: Fact
         "derived": False,
         "antecedents": [],
     }
-    relation = state.get(fact_type)
-    payload = relation.payload(fact) if isinstance(relation, Relation) else None
-    if not is_derived(payload):
+    support = _support(state, fact_type, fact)
+    if support is None:
         return node, []
-    rule_id, plan_id, row = cast(tuple[str, str, tuple[str, ...]], payload)
-    rule = rules.get(str(rule_id))
+    rule_id, plan_id, row = support
+    rule = rules.get(rule_id)
     node["derived"] = True
     if rule is None:
         return node, []
     node["rule"] = {"id": rule.id, "reading": rule.reading}
-    return node, _antecedents(state, rule, str(plan_id), row)
+    return node, _antecedents(state, rule, plan_id, row)
+
+
+def _support(state: State, fact_type: str, fact: Fact) -> tuple[str, str, Any] | None:
+    """A derived fact's support ⟨rule, plan, row⟩; None for an asserted fact."""
+    relation = state.get(fact_type)
+    payload = relation.payload(fact) if isinstance(relation, Relation) else None
+    if not is_derived(payload):
+        return None
+    rule_id, plan_id, row = cast(tuple[str, str, tuple[str, ...]], payload)
+    return str(rule_id), str(plan_id), row
+
+
+def asserted_under(state: State, fact_type: str, fact: Fact) -> set[Key]:
+    """The asserted facts a fact rests on: itself when asserted, else the asserted facts
+    under its support, transitively (as deep as :func:`explain` shows, MAX_DEPTH levels).
+
+    >>> import arest
+    >>> D = arest.compile("Task(.id) is an entity type.\\nMilestone(.id) is an entity type.\\n"
+    ...     "Task targets Milestone.\\nMilestone is targeted.\\n"
+    ...     "* Milestone is targeted iff some Task targets that Milestone.\\n"
+    ...     "Task 't1' targets Milestone 'm1'.")
+    >>> asserted_under(D, "Milestone_is_targeted", ("m1",))
+    {('Task_targets_Milestone', ('t1', 'm1'))}
+    """
+    rules = {rule.id: rule for rule in program_of(state).rules()}
+    found: set[Key] = set()
+    seen: set[Key] = set()
+    level: list[Key] = [(fact_type, fact)]
+    for _ in range(MAX_DEPTH):
+        following: list[Key] = []
+        for key in level:
+            if key in seen:
+                continue
+            seen.add(key)
+            support = _support(state, *key)
+            if support is None:
+                found.add(key)
+                continue
+            rule = rules.get(support[0])
+            if rule is not None:
+                following.extend(_antecedents(state, rule, support[1], support[2]))
+        level = following
+        if not level:
+            break
+    return found
 
 
 def _plan(rule: Rule, plan_id: str) -> Plan:

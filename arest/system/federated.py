@@ -34,6 +34,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from arest.algebra import State
+from arest.algebra.relations import Fact
 from arest.compiler.change import Change
 from arest.compiler.fields import Field
 from arest.compiler.population import exists
@@ -92,14 +93,26 @@ def item_fields(state: State, noun: str, item: Any, path: str) -> tuple[str, dic
 
 def joined(state: State, noun: str, items: Iterable[Any]) -> State:
     """D with the items' entities and facts (and what rules derive from them)."""
+    return joined_all(state, [(noun, items)])[0]
+
+
+def joined_all(state: State, batches: Iterable[tuple[str, Iterable[Any]]]
+               ) -> tuple[State, list[set[tuple[str, Fact]]]]:
+    """D with each batch's entities and facts, derived facts settled once, and the facts each
+    batch asserted (those D held already are local, so no batch's)."""
     change = Change(state)
-    for position, item in enumerate(items):
-        path = f"$[{position}]"
-        entity, values = item_fields(state, noun, item, path)
-        if exists(change.state, noun, entity):
-            change.touch(noun, entity)
-            set_fields(change, noun, entity, values, path, replace=False)
-        else:
-            create_entity(change, noun, {"id": entity, **values}, path)
+    asserted: list[set[tuple[str, Fact]]] = []
+    for noun, items in batches:
+        before = {fact_type: set(facts) for fact_type, facts in change.delta.added.items()}
+        for position, item in enumerate(items):
+            path = f"$[{position}]"
+            entity, values = item_fields(state, noun, item, path)
+            if exists(change.state, noun, entity):
+                change.touch(noun, entity)
+                set_fields(change, noun, entity, values, path, replace=False)
+            else:
+                create_entity(change, noun, {"id": entity, **values}, path)
+        asserted.append({(fact_type, fact) for fact_type, facts in change.delta.added.items()
+                         for fact in facts - before.get(fact_type, set())})
     after, _, _ = settle(state, change)
-    return after
+    return after, asserted

@@ -25,6 +25,7 @@ from arest.compiler.change import Delta
 from arest.compiler.checks import Trigger
 from arest.compiler.constraints import ADDED, ENTITIES, Compiled
 from arest.compiler.population import entity_ids, role_nouns
+from arest.system.backed import federated
 
 _decoded = IdentityMemo(Compiled.from_object)
 
@@ -87,6 +88,8 @@ def _run(
     found = evaluate(check, tuple(keys), state)
     if found is BOTTOM or type(found) is not tuple:
         raise RuntimeError(f"the check of {constraint.id} gave {found!r}: a compiler error")
+    open_world = {"open_world": True} if any(
+        federated(state, fact_type) for fact_type in constraint.fact_types) else {}
     return [
         {
             "constraint_id": constraint.id,
@@ -94,6 +97,7 @@ def _run(
             "modality": constraint.modality,
             "reading": constraint.reading,
             "detail": {"key": as_json(item[0]), "evidence": as_json(item[1])},  # type: ignore[index]
+            **open_world,
         }
         for item in found
     ]
@@ -162,9 +166,13 @@ def all_violations(state: State, modality: str = "") -> list[dict[str, Any]]:
 
 
 def alethic(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The violations that reject a command: those of alethic constraints, not deontic ones.
+    """The violations that reject a command: those of alethic constraints, not deontic ones,
+    nor those over the facts of a noun an external system backs (``"open_world": true``: a
+    fact missing here may hold there, so they are reported, never rejecting).
 
-    >>> alethic([{"modality": "alethic", "kind": "UC"}, {"modality": "deontic", "kind": "MC"}])
+    >>> alethic([{"modality": "alethic", "kind": "UC"}, {"modality": "deontic", "kind": "MC"},
+    ...          {"modality": "alethic", "kind": "MC", "open_world": True}])
     [{'modality': 'alethic', 'kind': 'UC'}]
     """
-    return [violation for violation in found if violation["modality"] == "alethic"]
+    return [violation for violation in found
+            if violation["modality"] == "alethic" and not violation.get("open_world")]

@@ -55,3 +55,19 @@ async def test_a_tool_without_outbound_is_forbidden(tmp_path: Path) -> None:
             out = await call(client, "read", {"noun": "Customer", "id": "acme"})
     assert out["error"]["code"] == "forbidden" and out["error"]["permission"] == "outbound"
     assert api.requests == []
+
+
+
+async def test_explain_and_search_fetch_over_mcp(tmp_path: Path) -> None:
+    with serving(Api(collections={"customers": [dict(c) for c in CUSTOMERS]})) as api:
+        readings = tmp_path / "crm.md"
+        readings.write_text(READINGS.format(url=api.url))
+        async with arest_mcp(readings, "--tags", "introspection,chatgpt",
+                             "--permissions", "read,outbound") as client:
+            why = await call(client, "explain", {"fact_type": "Customer_has_Name",
+                                                 "bindings": {"Customer": "bolt",
+                                                              "Name": "Bolt"}})
+            found = await call(client, "search", {"query": "bolt"})
+    assert why["antecedents"][0]["source"]["url"] == api.url + "/customers/bolt"
+    assert [result["id"] for result in found["results"]] == ["Customer:bolt"]
+    assert found["results"][0]["source"]["system"] == "crm"
