@@ -1,23 +1,25 @@
 """The runtime's side of federation (DESIGN §13): fetch what a read needs, join it, answer.
 
-    answer(D, get:X id)  = apply(joined(D, X, [GET url+uri+/id]), get:X id)   + source
-    answer(D, list:X …)  = apply(joined(D, X, GET url+uri), list:X …)          + source
-    answer(D, query:F …) = as list:X, X the noun playing F's first role
+    answer(D, read)   = marked(apply(joined(D, fetched), read))   when the read fetches
+    fetched           = [GET url+uri+/id | X's entity it reads] ++ [GET url+uri | X's
+                        collection it reads]       (:mod:`arest.system.federated_reads`)
     answer(D, write to X's own facts) = forbidden
     answer(D, anything else)          = None (the tenant runs it as ever)
 
 X is a noun with ``Noun 'X' is backed by External System 'S'``; ``S``'s ``URL``, X's
-``URI`` (default ``/<plural>``) and ``S``'s ``Header`` s say where and how to ask.  ``apply``
-stays pure: the fetched facts join D for this one command (:func:`arest.system.federated
-.joined`), and the joined D is never kept or journaled.  They do not go in the command's
-context, because the context is journaled with every command.  A write runs on the local D
-alone, so a replay never depends on a remote system.
+``URI`` (default ``/<plural>``) and ``S``'s ``Header`` s and ``Prefix`` say where and how to
+ask.  ``apply`` stays pure: the fetched facts join D for this one command
+(:func:`arest.system.federated.joined_all`), and the joined D is never kept or journaled.
+They do not go in the command's context, because the context is journaled with every
+command.  The answer says what came from which request, and what rests on it
+(:mod:`arest.system.provenance`).  A write runs on the local D alone, so a replay never
+depends on a remote system.
 
 Requests go through :mod:`arest.runtime.outbound` under the operator's policy, with a
 conditional request (``If-None-Match``) for what the cache holds; a system's secret comes from
 the environment variable ``AREST_SECRET_<SYSTEM>`` (the name upper-cased, other characters
-``_``), placed where a Header says ``{secret}``, else sent as ``Authorization: Bearer``.  It is
-read per request and never enters D, the journal, the cache key or an error.
+``_``), placed as :func:`headers_sent` says.  It is read per request and never enters D, the
+journal, the cache key or an error.
 """
 
 from __future__ import annotations

@@ -4,6 +4,10 @@ For each constraint the delta wakes (through the trigger index ``triggers:…``)
 the delta's facts and entities its triggers select; the constraint's compiled check — an FFP
 object — runs on them in the fast evaluator, reading D by index.  Full validation runs the
 same checks on every key: every fact as if just added, every entity.
+
+A constraint over the facts of a noun an external system backs (:mod:`arest.system.backed`)
+is open-world: its violations say ``"open_world": true`` and never reject (:func:`alethic`),
+since D holds only what this system was told of that noun.
 """
 
 from __future__ import annotations
