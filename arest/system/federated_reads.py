@@ -41,7 +41,7 @@ from arest.system.backed import backed, federated
 from arest.system.commands import Command
 from arest.system.derive import program_of
 from arest.system.entities import fields
-from arest.system.errors import Refusal
+from arest.system.errors import Refusal, invalid_input
 from arest.system.inputs import bindings_fact, entity_id, fact_type_of
 from arest.system.links import followed
 
@@ -161,7 +161,7 @@ def _fetched(request: Any) -> tuple[str, str | None]:
     given = request.get("id") if isinstance(request, dict) else request
     noun, colon, entity = given.partition(":") if isinstance(given, str) else ("", "", "")
     if not (colon and noun and entity):
-        raise Refusal("invalid_input", "not a search result's id")
+        raise invalid_input("$.id", '"Noun:entityId", a search result\'s id')
     return noun, entity
 
 
