@@ -33,8 +33,9 @@ entity, the total of a list; at the end the fixtures' counts of 200 and 304 answ
 checked against what the rows promise.
 
 Run ``python benchmarks/bench_federation.py`` (N = 1,000; 400 timed gets and 40 timed lists
-per row: about a minute on 2 busy cores), ``--quick`` for a smoke run, ``--profile N`` for a
-cProfile of N calls of each federated row, ``--json PATH`` to keep the figures.
+per row: about 20 s on 2 cores, a minute under load), ``--quick`` for a smoke run, ``--size``
+for another N, ``--profile N`` for a cProfile of N gets and N/10 lists of each row but the
+floors, ``--json PATH`` to keep the figures.
 """
 
 from __future__ import annotations
