@@ -75,3 +75,12 @@ def test_ssl_cert_file_replaces_the_systems_store(
     monkeypatch.setenv("SSL_CERT_FILE", str(certificates.authority))
     response = fetch(https_api.url + "/customers/acme", Policy(LOOPBACK, timeout=5.0), "crm")
     assert response.status == 200 and b'"Acme"' in response.body
+
+
+def test_a_ca_file_that_cannot_be_read_is_said(https_api: Api, tmp_path: Path) -> None:
+    gone = Policy(LOOPBACK, timeout=5.0, ca_file=str(tmp_path / "removed.pem"))
+    with pytest.raises(Refusal) as caught:
+        fetch(https_api.url + "/customers", gone, "crm")
+    error = caught.value.envelope["error"]
+    assert error["status"] == "certificate_not_trusted"
+    assert "removed.pem cannot be used" in error["message"]
