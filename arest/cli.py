@@ -44,7 +44,7 @@ from arest.rest.openapi import document
 from arest.runtime import ReplayError, StorageError, Tenant, TenantLocked
 from arest.runtime.database_url import TENANT_NAME, is_postgresql, shown, with_tenant
 from arest.runtime.federation import Federation
-from arest.runtime.outbound import Policy, networks
+from arest.runtime.outbound import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, Policy, networks
 from arest.runtime.tenant import MAX_SNAPSHOTS, utc_now
 from arest.system.context import HUMAN
 from arest.system.machines import machine_of
@@ -240,6 +240,47 @@ _ALLOW_OUTBOUND = click.option(
          " need none.  [default: none]")
 
 
+def _ca_file(context: click.Context, parameter: click.Parameter, value: str | None
+             ) -> str | None:
+    import ssl
+
+    if value is not None:
+        try:
+            ssl.create_default_context().load_verify_locations(cafile=value)
+        except (OSError, ssl.SSLError) as error:
+            raise click.BadParameter(f"{value}: not a PEM file of certificates ({error})"
+                                     ) from None
+    return value
+
+
+_OUTBOUND_TIMEOUT = click.option(
+    "--outbound-timeout", type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_TIMEOUT, show_default=True, metavar="SECONDS",
+    help="The deadline of one request to an external system (connect, headers, body,"
+         " redirects) whose readings give no Timeout Seconds; past it the read is"
+         " external_unavailable, status timeout (REST 504).")
+_OUTBOUND_MAX_BYTES = click.option(
+    "--outbound-max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES,
+    show_default=True, metavar="BYTES",
+    help="The longest body read from an external system whose readings give no Max Response"
+         " Bytes; a longer one is refused (external_unavailable, status too_large).")
+_OUTBOUND_CA_FILE = click.option(
+    "--outbound-ca-file", metavar="PATH", callback=_ca_file,
+    help="A PEM file of certificate authorities trusted for https external systems, besides"
+         " the system's store (which SSL_CERT_FILE replaces).")
+
+
+def _outbound(allow_outbound: tuple[str, ...], outbound_timeout: float,
+              outbound_max_bytes: int, outbound_ca_file: str | None) -> Policy:
+    """The operator's outbound policy from the options of ``serve`` and ``mcp``.
+
+    >>> _outbound(("127.0.0.1",), 2.5, 1024, None).timeout
+    2.5
+    """
+    return Policy(networks(allow_outbound), timeout=outbound_timeout,
+                  max_bytes=outbound_max_bytes, ca_file=outbound_ca_file)
+
+
 @main.command("apply")
 @click.argument("key")
 @click.argument("input_text", metavar="[INPUT]", required=False)
@@ -408,11 +449,15 @@ def export_command(readings: tuple[str, ...], db: str, dialect: str, data_only: 
                    " (absolute paths), and exit.")
 @_MAX_SNAPSHOTS
 @_ALLOW_OUTBOUND
+@_OUTBOUND_TIMEOUT
+@_OUTBOUND_MAX_BYTES
+@_OUTBOUND_CA_FILE
 def mcp_command(paths: tuple[str, ...], mode: str, url: str | None, api_key: str | None,
                 readings: tuple[str, ...], db: str | None, tags: str | None,
                 include_tools: str | None, exclude_tools: str | None,
                 permission_list: str | None, print_config: bool, max_snapshots: int,
-                allow_outbound: tuple[str, ...]) -> None:
+                allow_outbound: tuple[str, ...], outbound_timeout: float,
+                outbound_max_bytes: int, outbound_ca_file: str | None) -> None:
     """Serve the tenant of the readings to an MCP client over stdio (local mode), or relay the
     client to another arest server (remote mode; the LLM-bridge verbs then answer
     prompt-only, since sampling is not relayed).
@@ -476,7 +521,8 @@ def mcp_command(paths: tuple[str, ...], mode: str, url: str | None, api_key: str
     # The stdio transport reads stdin in a thread that no signal interrupts: once stopped
     # and the tenant closed, the process ends rather than wait for the client's next line.
     with _stopped_by_signals("mcp", exit_after=True):
-        tenant = _open(readings, database, max_snapshots, allow_outbound)
+        tenant = _open(readings, database, max_snapshots, _outbound(
+            allow_outbound, outbound_timeout, outbound_max_bytes, outbound_ca_file))
         click.echo(f"arest mcp: mode {mode}, readings {', '.join(readings) or '(metamodel only)'},"
                    f" database {_shown(database)},"
                    f" tools {', '.join(v.name for v in active.listed())},"
@@ -617,13 +663,17 @@ def _listed(permissions: frozenset[str]) -> str:
                    "  [default: the one tenant of --db, at the root]")
 @_MAX_SNAPSHOTS
 @_ALLOW_OUTBOUND
+@_OUTBOUND_TIMEOUT
+@_OUTBOUND_MAX_BYTES
+@_OUTBOUND_CA_FILE
 def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: int,
                   allowed_hosts: tuple[str, ...], api_keys: tuple[str, ...],
                   api_key_permissions: str | None, admin_key: str | None,
                   cors_origins: tuple[str, ...], max_sessions_per_key: int,
                   session_idle_seconds: float, command_seconds: float,
                   tenants: tuple[str, ...], max_snapshots: int,
-                  allow_outbound: tuple[str, ...]) -> None:
+                  allow_outbound: tuple[str, ...], outbound_timeout: float,
+                  outbound_max_bytes: int, outbound_ca_file: str | None) -> None:
     """Serve the tenant of READINGS over MCP (streamable HTTP at /mcp, SSE at /sse) and REST
     (every other path: / links to the collections, /openapi.json describes them), and the
     routes of any other web transport installed (the banner lists them all).
@@ -662,17 +712,19 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
         transports = web_transports()
     except TransportUnavailable as error:
         _fail(str(error))
+    outbound = _outbound(allow_outbound, outbound_timeout, outbound_max_bytes,
+                         outbound_ca_file)
     if tenants:
         databases = _tenant_databases(tenants, db or str(default_database(readings).parent))
         _serve_tenants(readings, databases, access, transports, host, port, allowed_hosts,
-                       cors_origins, max_snapshots, allow_outbound,
+                       cors_origins, max_snapshots, outbound,
                        SessionLimits(max_sessions_per_key, session_idle_seconds),
                        command_seconds)
         return
     database = db or str(default_database(readings))
     listening = _listen(host, port)
     with _stopped_by_signals("serve"), _open(readings, database, max_snapshots,
-                                              allow_outbound) as tenant:
+                                              outbound) as tenant:
         web = Web(tenant, access, security_for(host, port, allowed_hosts), cors_origins,
                   SessionLimits(max_sessions_per_key, session_idle_seconds), command_seconds)
         try:
@@ -718,7 +770,7 @@ def _tenant_databases(tenants: tuple[str, ...], db: str) -> dict[str, str]:
 def _serve_tenants(readings: tuple[str, ...], databases: dict[str, str], access: Any,
                    transports: Any, host: str, port: int, allowed_hosts: tuple[str, ...],
                    cors_origins: tuple[str, ...], max_snapshots: int,
-                   allow_outbound: tuple[str, ...], sessions: Any, command_seconds: float
+                   outbound: Policy, sessions: Any, command_seconds: float
                    ) -> None:
     """Serve each tenant at /t/<name>/ (:mod:`arest.transports.tenants`), each with its
     own sessions under the same limits."""
@@ -733,7 +785,7 @@ def _serve_tenants(readings: tuple[str, ...], databases: dict[str, str], access:
         served = {}
         for name, database in databases.items():
             tenant = stack.enter_context(_open(readings, database, max_snapshots,
-                                               allow_outbound))
+                                               outbound))
             web = Web(tenant, access, security, cors_origins, sessions, command_seconds,
                       base=prefix_of(name))
             try:
@@ -797,17 +849,18 @@ def _listen(host: str, port: int) -> Any:
 
 
 def _open(readings: tuple[str, ...], database: str, max_snapshots: int = MAX_SNAPSHOTS,
-          allow_outbound: tuple[str, ...] = ()) -> Tenant:
+          outbound: Policy | None = None) -> Tenant:
     """The tenant, or exit: 2 when the database is open elsewhere, 1 when it cannot be used.
-    Its backed nouns are fetched from global addresses and the ranges of allow_outbound,
-    with the secrets of this process's environment (``docs/federation.md``)."""
+    Its backed nouns are fetched under the outbound policy (default: global addresses only,
+    the default bounds), with the secrets of this process's environment
+    (``docs/federation.md``)."""
     folder = Path(database).parent
     if database != ":memory:" and not is_postgresql(database) and not folder.is_dir():
         _fail(f"no folder {folder} for the database {database}: create it or choose"
               " another --db")
     try:
         tenant = Tenant.open(*readings, db=database, max_snapshots=max_snapshots)
-        tenant.federate(Federation(Policy(networks(allow_outbound)), os.environ, utc_now))
+        tenant.federate(Federation(outbound or Policy(), os.environ, utc_now))
         return tenant
     except TenantLocked as error:
         _fail(str(error), 2)

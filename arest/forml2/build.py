@@ -22,6 +22,7 @@ from arest.forml2.constructs import (
 from arest.forml2.machines import MACHINE_FACT_TYPES
 from arest.forml2.schema import Resolution, Schema, fact_type_id
 from arest.forml2.syntax import Clause, Noun, Statement
+from arest.forml2.system_settings import setting_problem
 from arest.forml2.system_urls import EXTERNAL_SYSTEM_URL, url_problem
 
 RESERVED = (
@@ -265,7 +266,8 @@ class Builder:
         for value, role in zip(values, found.roles, strict=True):
             ordered[role] = value or ""
         fact = InstanceFact(found.fact_type, tuple(ordered), source)
-        problem = url_problem(ordered[1]) if found.fact_type == EXTERNAL_SYSTEM_URL else None
+        problem = (url_problem(ordered[1]) if found.fact_type == EXTERNAL_SYSTEM_URL
+                   else setting_problem(found.fact_type, ordered[-1]))
         if problem is not None:
             self.error(source, problem)
             return

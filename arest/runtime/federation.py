@@ -30,13 +30,14 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 from urllib.parse import quote, urljoin, urlsplit
 
 from arest.algebra import State
 from arest.compiler.change import Change
 from arest.compiler.population import relation_in
+from arest.forml2.system_settings import MAX_BYTES, TIMEOUT, byte_count, seconds
 from arest.runtime.outbound import Policy, Response, fetch, unavailable
 from arest.system.apply import run
 from arest.system.backed import BACKED_BY
@@ -53,6 +54,8 @@ SYSTEM_HEADER = "External_System_has_Header"
 SYSTEM_FRESHNESS = "External_System_has_Freshness_Seconds"
 SYSTEM_PREFIX = "External_System_has_Prefix"
 NOUN_URI = "Noun_has_URI"
+
+N = TypeVar("N", int, float)
 
 SECRET_PREFIX = "AREST_SECRET_"
 PAGES = 20
@@ -123,6 +126,10 @@ class Backing:
     """Seconds a cached answer is used without asking again (0: always revalidate)."""
     prefix: str = ""
     """What goes before the secret, when the system places it (``Bearer``, ``Token``)."""
+    timeout: float | None = None
+    """The deadline of one request to the system in seconds (None: the server's)."""
+    max_bytes: int | None = None
+    """The longest body read from the system (None: the server's bound)."""
 
     @property
     def collection(self) -> str:
@@ -151,7 +158,20 @@ def backing(state: State, noun: str) -> Backing | None:
     prefixes = _values(state, SYSTEM_PREFIX, system)
     return Backing(noun, system, urls[0], uri, tuple(_values(state, SYSTEM_HEADER, system)),
                    _seconds(_values(state, SYSTEM_FRESHNESS, system)),
-                   prefixes[0] if prefixes else "")
+                   prefixes[0] if prefixes else "",
+                   _setting(_values(state, TIMEOUT, system), seconds),
+                   _setting(_values(state, MAX_BYTES, system), byte_count))
+
+
+def _setting(values: list[str], parse: Callable[[str], N | None]) -> N | None:
+    """A system's own bound, parsed; None (the server's) without one.  The readings refuse
+    a value that is not a number above 0 as they are read (``arest.forml2.system_settings``).
+
+    >>> _setting(["2.5"], seconds), _setting([], seconds), _setting(["0"], byte_count)
+    (2.5, None, None)
+    """
+    parsed = parse(values[0]) if values else None
+    return parsed or None
 
 
 def _seconds(values: list[str]) -> float:
@@ -307,7 +327,7 @@ class Federation:
         headers = self._headers(found)
         if cached is not None and cached.etag is not None:
             headers["If-None-Match"] = cached.etag
-        response = fetch(url, self._policy, found.system, headers)
+        response = fetch(url, self.policy_for(found), found.system, headers)
         if response.status == 304 and cached is not None:
             self._keep(key, _Cached(cached.etag, cached.body, cached.fetched_at,
                                     self._monotonic()))
@@ -323,6 +343,23 @@ class Federation:
         if etag or found.freshness > 0:
             self._keep(key, _Cached(etag, body, fetched_at, self._monotonic()))
         return body, fetched_at
+
+    def policy_for(self, found: Backing) -> Policy:
+        """The operator's policy, with the system's own Timeout Seconds and Max Response
+        Bytes where its readings give them (the server's bounds are the defaults).
+
+        >>> federation = Federation(Policy(timeout=10.0), {}, lambda: "now")
+        >>> slow = Backing("Customer", "crm", "https://crm.test", "/customers", (), 0.0,
+        ...                timeout=30.0)
+        >>> federation.policy_for(slow).timeout, federation.policy_for(slow).max_bytes
+        (30.0, 8388608)
+        """
+        policy = self._policy
+        if found.timeout is not None:
+            policy = replace(policy, timeout=found.timeout)
+        if found.max_bytes is not None:
+            policy = replace(policy, max_bytes=found.max_bytes)
+        return policy
 
     def _keep(self, key: tuple[str, str], entry: _Cached) -> None:
         with self._lock:

@@ -12,10 +12,14 @@ check and the connect); a redirect is followed only to a URL that passes the sam
 most ``max_redirects`` times; the whole exchange has one deadline (a slow body is cut off),
 and a body longer than ``max_bytes`` is refused without being kept.
 
+HTTPS trusts the certificate authorities of the system's store (OpenSSL's defaults, which
+``SSL_CERT_FILE`` and ``SSL_CERT_DIR`` replace) and those of the policy's ``ca_file`` (the
+operator's ``--outbound-ca-file``) besides.
+
 Every failure is the error ``external_unavailable`` with the ``system`` and a ``status``: the
 HTTP status the system answered, or a word (``timeout``, ``address_not_allowed``,
-``scheme_not_allowed``, ``too_large``, ``too_many_redirects``, ``unreachable``).  The headers
-sent (which may hold a secret) are never part of an error.
+``scheme_not_allowed``, ``too_large``, ``too_many_redirects``, ``certificate_not_trusted``,
+``unreachable``).  The headers sent (which may hold a secret) are never part of an error.
 """
 
 from __future__ import annotations
@@ -45,6 +49,8 @@ DEFAULT_MAX_BYTES = 8 * 1024 * 1024
 DEFAULT_MAX_REDIRECTS = 3
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_TRUSTED = ("a certificate for the URL's host from an authority the server trusts: the"
+            " system's store, or the PEM file of --outbound-ca-file")
 _CHUNK = 64 * 1024
 
 
@@ -80,6 +86,8 @@ class Policy:
     max_bytes: int = DEFAULT_MAX_BYTES
     max_redirects: int = DEFAULT_MAX_REDIRECTS
     resolver: Resolver = field(default=resolve, compare=False)
+    ca_file: str | None = None
+    """A PEM file of certificate authorities HTTPS trusts besides the system's store."""
 
     def permits(self, address: str) -> bool:
         """A global address, or one inside an allowed range (an IPv4 address written as
@@ -162,8 +170,12 @@ def check(url: str, policy: Policy, system: str) -> _Target:
 class _PinnedHTTPS(http.client.HTTPSConnection):
     """HTTPS to a checked address, the certificate checked against the URL's host name."""
 
-    def __init__(self, host: str, address: str, port: int, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+    def __init__(self, host: str, address: str, port: int, timeout: float,
+                 ca_file: str | None) -> None:
+        context = ssl.create_default_context()
+        if ca_file is not None:
+            context.load_verify_locations(cafile=ca_file)
+        super().__init__(host, port, timeout=timeout, context=context)
         self._address = address
 
     def connect(self) -> None:
@@ -172,9 +184,10 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
             sock, server_hostname=self.host)
 
 
-def _connection(target: _Target, timeout: float) -> http.client.HTTPConnection:
+def _connection(target: _Target, timeout: float, ca_file: str | None
+                ) -> http.client.HTTPConnection:
     if target.scheme == "https":
-        return _PinnedHTTPS(target.host, target.address, target.port, timeout)
+        return _PinnedHTTPS(target.host, target.address, target.port, timeout, ca_file)
     # http.client connects to the host it is given: the checked address, never a new lookup.
     return http.client.HTTPConnection(target.address, target.port, timeout=timeout)
 
@@ -190,7 +203,13 @@ def _once(target: _Target, headers: Mapping[str, str], policy: Policy, deadline:
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         raise unavailable(system, "timeout", f"{url} took longer than {policy.timeout} s")
-    connection = _connection(target, remaining)
+    try:
+        connection = _connection(target, remaining, policy.ca_file)
+    except (OSError, ssl.SSLError) as error:
+        raise unavailable(system, "certificate_not_trusted",
+                          f"the CA file {policy.ca_file} cannot be used: "
+                          f"{getattr(error, 'strerror', None) or error}",
+                          expected=_TRUSTED) from None
     try:
         connection.putrequest("GET", target.path, skip_host=True, skip_accept_encoding=True)
         connection.putheader("Host", _host_header(target))
@@ -224,6 +243,11 @@ def _once(target: _Target, headers: Mapping[str, str], policy: Policy, deadline:
     except TimeoutError:
         raise unavailable(system, "timeout",
                           f"{url} took longer than {policy.timeout} s") from None
+    except ssl.SSLCertVerificationError as error:
+        reason = error.verify_message or str(error.reason)
+        raise unavailable(system, "certificate_not_trusted",
+                          f"{url}: its certificate is not trusted ({reason})",
+                          reason=reason, expected=_TRUSTED) from None
     except (OSError, http.client.HTTPException) as error:
         raise unavailable(system, "unreachable",
                           f"{url}: {type(error).__name__}") from None

@@ -1,10 +1,12 @@
 """A plain JSON HTTP API on 127.0.0.1 for the federation tests: items with ETags, a slow body,
-a huge body, a failing endpoint and redirects; it records the headers of each request."""
+a huge body, a failing endpoint and redirects; it records the headers of each request.  It
+serves https instead when given a certificate and its key (``serving(api, tls=...)``)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import ssl
 import threading
 import time
 from collections.abc import Iterator
@@ -23,10 +25,13 @@ class Api:
     requests: list[tuple[str, dict[str, str]]] = field(default_factory=list)
     answered: list[int] = field(default_factory=list)
     port: int = 0
+    etags: bool = True
+    """Whether an item or a collection is answered with an ETag (and a 304 when it matches)."""
+    scheme: str = "http"
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"{self.scheme}://127.0.0.1:{self.port}"
 
 
 def _handler(api: Api) -> type[BaseHTTPRequestHandler]:
@@ -104,6 +109,9 @@ def _handler(api: Api) -> type[BaseHTTPRequestHandler]:
                 body = json.dumps(found[0]).encode()
             else:
                 body = json.dumps(items).encode()
+            if not api.etags:
+                self._send(200, body, {"Content-Type": "application/json"})
+                return
             etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
             if self.headers.get("If-None-Match") == etag:
                 self._send(304, b"", {"ETag": etag})
@@ -119,10 +127,16 @@ class _Server(ThreadingHTTPServer):
 
 
 @contextmanager
-def serving(api: Api) -> Iterator[Api]:
-    """The fixture API on a free port of 127.0.0.1 while the block runs."""
+def serving(api: Api, tls: tuple[str, str] | None = None) -> Iterator[Api]:
+    """The fixture API on a free port of 127.0.0.1 while the block runs; over https when
+    ``tls`` names a certificate file and its key file."""
     server = _Server(("127.0.0.1", 0), _handler(api))
     server.daemon_threads = True
+    if tls is not None:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*tls)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        api.scheme = "https"
     api.port = server.server_address[1]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
