@@ -200,19 +200,8 @@ def settle(before: State, change: Change) -> tuple[State, Delta, list[dict[str, 
     if not derived.added and not derived.removed:
         return after, change.delta, []
     delta = Delta(entities=change.delta.entities, gone=change.delta.gone)
-    moved = {*derived.added, *derived.removed}
-    # Derivation leaves the facts of a fact type it did not move as the change left them:
-    # in P after are the facts the change added (and kept), not those it removed, so only
-    # the state before decides which of them entered or left.
-    for fact_type in {*change.delta.added, *change.delta.removed} - moved:
-        old = relation_of(before, fact_type, 0)
-        came = {f for f in change.delta.added.get(fact_type, ()) if f not in old}
-        went = {f for f in change.delta.removed.get(fact_type, ()) if f in old}
-        if came:
-            delta.added[fact_type] = came
-        if went:
-            delta.removed[fact_type] = went
-    for fact_type in moved:
+    for fact_type in {*change.delta.added, *change.delta.removed, *derived.added,
+                      *derived.removed}:
         old, new = relation_of(before, fact_type, 0), relation_of(after, fact_type, 0)
         candidates = (change.delta.added.get(fact_type, set())
                       | change.delta.removed.get(fact_type, set())
