@@ -37,7 +37,8 @@ equivalents are a copy of every dict and ``sqlite3.Connection.backup`` into a fr
 
 Run ``python benchmarks/bench_create.py`` (|P| up to 1e6, about 2.5 minutes on 2 cores),
 ``--quick`` for a smoke run (|P| up to 1e4), ``--profile 100000`` for a cProfile listing of
-arest's creates at one size.
+arest's creates at one size, ``--clock cpu`` to time each create by the process's CPU time
+(on a shared machine the wall clock's p99 is the scheduler's time slice).
 """
 
 from __future__ import annotations
