@@ -50,6 +50,7 @@ from collections.abc import Callable, Collection, Mapping
 from decimal import Decimal
 from typing import Any, Final, cast
 
+from arest.algebra.memo import IdentityMemo
 from arest.algebra.numerals import CONTEXT, compare, numeral, numeral_value
 from arest.algebra.objects import BOTTOM, Object
 from arest.algebra.primitives import PRIMITIVES
@@ -62,7 +63,7 @@ Row = tuple[str, ...]
 _Term = tuple[str, Any]
 
 
-def _terms(spec: Object) -> tuple[_Term, ...] | None:
+def _decode_terms(spec: Object) -> tuple[_Term, ...] | None:
     if type(spec) is not tuple:
         return None
     terms: list[_Term] = []
@@ -80,6 +81,16 @@ def _terms(spec: Object) -> tuple[_Term, ...] | None:
         else:
             return None
     return tuple(terms)
+
+
+_decoded_terms = IdentityMemo(_decode_terms)
+"""Each spec's terms, by the spec's identity: a rule's specs are constants of its plan, read
+on every join the rule's evaluation makes."""
+
+
+def _terms(spec: Object) -> tuple[_Term, ...] | None:
+    """The spec's terms; None when it is not a spec."""
+    return _decoded_terms(spec) if type(spec) is tuple else None
 
 
 def _rows(rows: Object) -> tuple[Row, ...] | None:

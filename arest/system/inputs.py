@@ -43,20 +43,34 @@ def checked_input(value: Any, path: str) -> Any:
     ...
     arest.system.errors.Refusal: $.bindings[1]: expected a number of at most 1,000 digits
     """
-    stack: list[tuple[Any, str, int]] = [(value, path, 0)]
+    # Each entry's place is (parent's place, key), built into a path only for an error:
+    # a valid input, the common case, never pays for its paths' strings.
+    stack: list[tuple[Any, Any, int]] = [(value, path, 0)]
     while stack:
-        item, where, depth = stack.pop()
-        if isinstance(item, int) and not isinstance(item, bool):
+        item, place, depth = stack.pop()
+        kind = type(item)
+        if kind is str:
+            continue
+        if isinstance(item, int) and kind is not bool:
             if abs(item) >= _TOO_MANY_DIGITS:
-                raise invalid_input(where, f"a number of at most {MAX_DIGITS:,} digits")
+                raise invalid_input(_path(place), f"a number of at most {MAX_DIGITS:,} digits")
         elif isinstance(item, list | tuple | dict):
             if depth >= MAX_DEPTH:
-                raise invalid_input(where, f"input nested at most {MAX_DEPTH} deep")
+                raise invalid_input(_path(place), f"input nested at most {MAX_DEPTH} deep")
             pairs = item.items() if isinstance(item, dict) else enumerate(item)
             for key, child in pairs:
-                stack.append((key, where, depth + 1))
-                stack.append((child, where + _step(key), depth + 1))
+                stack.append((key, place, depth + 1))
+                stack.append((child, (place, key), depth + 1))
     return value
+
+
+def _path(place: Any) -> str:
+    """The path a place names: the root's path, then a step per key (see ``checked_input``)."""
+    steps: list[str] = []
+    while type(place) is tuple:
+        place, key = place
+        steps.append(_step(key))
+    return place + "".join(reversed(steps))  # type: ignore[no-any-return]
 
 
 def _step(key: Any) -> str:

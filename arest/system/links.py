@@ -27,6 +27,7 @@ place to merge them in, and a navigation key never equals ``self``.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -71,8 +72,22 @@ def segment(entity: str) -> str:
     >>> segment("ann@example.com"), segment("a/b"), segment(".."), segment("v1.2")
     ('ann%40example.com', 'a%2Fb', '%2E%2E', 'v1.2')
     """
-    encoded = quote(entity, safe="")
+    encoded = _RESERVED.sub(_percent_encoded, entity) if _RESERVED.search(entity) else entity
     return encoded.replace(".", "%2E") if encoded in (".", "..") else encoded
+
+
+_RESERVED = re.compile(r"[^A-Za-z0-9_.~-]+")
+"""The characters ``quote(text, safe="")`` encodes: all but RFC 3986's unreserved ones."""
+
+
+def _percent_encoded(found: re.Match[str]) -> str:
+    """``quote(text, safe="")`` of a run of reserved characters: each UTF-8 byte as ``%XX``.
+    An id is mostly unreserved, and a search that finds nothing is cheaper than ``quote``.
+
+    >>> _RESERVED.sub(_percent_encoded, "a b/é")
+    'a%20b%2F%C3%A9'
+    """
+    return "".join([f"%{byte:02X}" for byte in found.group().encode("utf-8")])
 
 
 def href(state: State, noun: str, entity: str) -> str:

@@ -5,14 +5,14 @@ each binary fact type; keys that never collide; hrefs under the nouns' plurals."
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import arest
-from arest.system.links import links, plural
+from arest.system.links import links, plural, segment
 from arest.testing import commands, schemas
 from tests.corpus import OWN_READINGS
 
@@ -267,3 +267,11 @@ def test_links_on_generated_schemas(readings: str, sequence: list[tuple[str, Any
         assert "rents-car" in person["_links"] and "cars" not in person["_links"]
         rels = {v.get("rel") for v in person["_links"].values()}
         assert rels <= {None, "parent", "children", "peers", "related"}
+
+
+@given(st.text(st.characters(exclude_categories=("Cs",))))
+def test_a_segment_is_the_id_percent_encoded_as_quote_encodes_it(entity: str) -> None:
+    """Every character but the unreserved ones as its UTF-8 bytes, ``.`` and ``..`` too."""
+    expected = quote(entity, safe="")
+    assert segment(entity) == (expected.replace(".", "%2E") if expected in (".", "..")
+                               else expected)
