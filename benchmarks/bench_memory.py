@@ -28,7 +28,7 @@ For arest, ``--breakdown`` groups the traced bytes by the line that allocated th
 and by what they are: the base dicts, their role indexes, the overlay's persistent maps, the
 fact tuples and the strings of the atoms.
 
-Run ``python benchmarks/bench_memory.py`` (|P| 1e4, 1e5 and 1e6, about four minutes on 2
+Run ``python benchmarks/bench_memory.py`` (|P| 1e4, 1e5 and 1e6, about twelve minutes on 2
 cores), ``--quick`` for a smoke run (|P| up to 1e4), ``--sizes 1000000 --breakdown`` for the
 breakdown at 10⁶ facts.
 """
