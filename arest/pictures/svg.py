@@ -161,17 +161,6 @@ def document(width: float, height: float, title: str, body: Sequence[str],
     return "\n".join(lines) + "\n"
 
 
-def polyline_path(points: Sequence[tuple[float, float]]) -> str:
-    """The ``d`` of a path through the points: straight segments.
-
-    >>> polyline_path([(0.0, 0.0), (10.0, 5.25)])
-    'M0,0L10,5.2'
-    """
-    first, *rest = points
-    return f"M{number(first[0])},{number(first[1])}" + "".join(
-        f"L{number(x)},{number(y)}" for x, y in rest)
-
-
 def curve_path(points: Sequence[tuple[float, float]]) -> str:
     """The ``d`` of a smooth path through the points of a layout's polyline: a vertical
     segment straight, any other one (a crossing of the gap between two layers) a cubic
