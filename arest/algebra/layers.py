@@ -14,6 +14,8 @@ from arest.algebra.persistent import EMPTY, PersistentMap
 
 Fact: TypeAlias = tuple[str, ...]
 Index: TypeAlias = PersistentMap[str, PersistentMap[Fact, object]]
+Group: TypeAlias = "tuple[Fact] | list[Fact]"
+"""The base facts holding one value in one role: one in a 1-tuple, more in a list."""
 
 _FEW: Final = 8
 """Up to this many facts, an overlay index is edited one path at a time rather than in a batch."""
@@ -31,10 +33,19 @@ class Base:
 
     def __init__(self, arity: int, facts: dict[Fact, object]) -> None:
         self.facts = facts
-        self._by_role: list[dict[str, list[Fact]] | None] = [None] * arity
+        self._by_role: list[dict[str, Group] | None] = [None] * arity
 
-    def index(self, role: int) -> dict[str, list[Fact]]:
-        """value → the base facts holding value in role; O(len(facts)) the first time."""
+    def index(self, role: int) -> dict[str, Group]:
+        """value → the base facts holding value in role; O(len(facts)) the first time.
+
+        A value held by one fact has a tuple of it, by more a list: most values of a role
+        its uniqueness spans are held once, and a 1-tuple is one block where a list is two
+        (docs/performance.md, Memory).
+
+        >>> index = Base(2, {("a", "x"): True, ("b", "x"): True}).index
+        >>> index(0)["a"], index(1)["x"]
+        ((('a', 'x'),), [('a', 'x'), ('b', 'x')])
+        """
         by_value = self._by_role[role]
         if by_value is None:
             by_value = {}
@@ -42,9 +53,11 @@ class Base:
                 value = fact[role]
                 group = by_value.get(value)
                 if group is None:
-                    by_value[value] = [fact]
-                else:
+                    by_value[value] = (fact,)
+                elif isinstance(group, list):
                     group.append(fact)
+                else:
+                    by_value[value] = [group[0], fact]
             self._by_role[role] = by_value
         return by_value
 

@@ -26,12 +26,12 @@ from arest.pictures.layout import Box, Placed, layered
 from arest.pictures.svg import (
     SIZE,
     SMALL,
+    curve_path,
     document,
     element,
     escape,
     height_of,
     identifier,
-    polyline_path,
     shortened,
     text_lines,
     width_of,
@@ -106,7 +106,7 @@ def explanation_svg(tree: Node) -> str:
         boxes.append(Box(key, max(width_of(text, size) for text, size in lines) + 20,
                          height_of(lines) + 14))
     layout = layered(boxes, edges)
-    body = [element("path", ("class", "edge"), ("d", polyline_path(points)),
+    body = [element("path", ("class", "edge"), ("d", curve_path(points)),
                     ("marker-end", "url(#arrow)")) for points in layout.edges if points]
     root = _key(tree)
     for key, node in nodes.items():

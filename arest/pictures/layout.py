@@ -1,6 +1,7 @@
 """A layered (Sugiyama) layout of a directed graph of boxes, top to bottom, deterministic.
 
-    layered(boxes, edges) = coordinates ∘ order ∘ split long edges ∘ layers ∘ break cycles
+    layered(boxes, edges) = routes ∘ coordinates ∘ order ∘ split long edges ∘ layers
+                            ∘ break cycles
 
 - *break cycles*: a depth-first search from each box in the order given turns every edge that
   closes a cycle around; such an edge is drawn against the flow (it points up);
@@ -11,7 +12,11 @@
   is kept;
 - *coordinates*: each layer's boxes are pulled toward the mean centre of their neighbours,
   keeping their order and gap (the mean of a left-packed and a right-packed placement, each
-  as close to that centre as the gap allows).
+  as close to that centre as the gap allows);
+- *routes*: an edge runs straight down out of its box to its layer's bottom, across each
+  gap between layers, straight down through its dummies' columns, and into its box from
+  its layer's top: it meets no box but its two ends, since no box lies in a gap and each
+  layer keeps a dummy's column clear.
 
 Ties are broken by the order the boxes and edges are given in, so the same graph gives the
 same layout.  The graphs drawn here are small (a machine's statuses, a schema's tables, an
@@ -238,15 +243,19 @@ def layered(boxes: Sequence[Box], edges: Sequence[tuple[str, str]], rank_gap: fl
             placed[node] = Placed(round(centre[node] - widths[node] / 2 + shift, 1),
                                   round(top, 1), widths[node], heights[node])
     right = max((p.x + p.width for p in placed.values()), default=0.0) + margin
-    lines = _routes(chains, placed, back, row_height, tops)
+    lines = _routes(chains, placed, back, layer, row_height, tops)
     return Layout({i: placed[i] for i in ids}, lines, right, bottom - rank_gap + margin)
 
 
 def _routes(chains: list[list[str]], placed: dict[str, Placed], back: set[int],
-            row_height: list[float], tops: list[float]) -> tuple[Polyline, ...]:
-    """Each edge's polyline: out of its upper box's bottom, through its dummies (straight
-    down each layer), into its lower box's top, at ports spread along each side in the
-    order of the other ends; an edge that was turned around is given back reversed."""
+            layer: dict[str, int], row_height: list[float], tops: list[float]
+            ) -> tuple[Polyline, ...]:
+    """Each edge's polyline, which never enters a box but at its two ends: out of its upper
+    box's bottom straight down to the bottom of that box's layer, across each gap between
+    layers (where no box is) to the next layer's top, straight down through each dummy
+    (whose column its layer keeps clear), and from the last layer's top straight down into
+    its lower box's top.  Ports are spread along each side in the order of the other ends;
+    an edge that was turned around is given back reversed."""
     ports: dict[tuple[str, str], list[tuple[float, int]]] = {}
     for index, chain in enumerate(chains):
         if chain[0] == chain[-1]:
@@ -266,12 +275,15 @@ def _routes(chains: list[list[str]], placed: dict[str, Placed], back: set[int],
             out.append(())
             continue
         a, b = placed[first], placed[last]
-        points = [(at[(first, "bottom", index)], a.y + a.height)]
+        start, end = at[(first, "bottom", index)], at[(last, "top", index)]
+        below, level = a.y + a.height, layer[first]
+        points = [(start, below), (start, max(below, tops[level] + row_height[level]))]
         for dummy in chain[1:-1]:
             level = int(dummy.rsplit(":", 1)[1])
             x = placed[dummy].centre[0]
             points += [(x, tops[level]), (x, tops[level] + row_height[level])]
-        points.append((at[(last, "top", index)], b.y))
-        rounded = tuple((round(x, 1), round(y, 1)) for x, y in points)
-        out.append(tuple(reversed(rounded)) if index in back else rounded)
+        points += [(end, min(b.y, tops[layer[last]])), (end, b.y)]
+        rounded = [(round(x, 1), round(y, 1)) for x, y in points]
+        kept = tuple(point for i, point in enumerate(rounded) if i == 0 or point != rounded[i - 1])
+        out.append(tuple(reversed(kept)) if index in back else kept)
     return tuple(out)

@@ -30,12 +30,12 @@ from arest.pictures.layout import Box, Placed, layered
 from arest.pictures.svg import (
     SIZE,
     SMALL,
+    curve_path,
     document,
     element,
     escape,
     height_of,
     identifier,
-    polyline_path,
     shortened,
     text_lines,
     width_of,
@@ -118,7 +118,7 @@ def machine_svg(machine: Machine, current: str | None = None,
         if not points:
             continue
         into_status = index % 2 == 0  # the initial arrow, then label → status
-        pairs: list[tuple[str, str | float]] = [("class", "edge"), ("d", polyline_path(points))]
+        pairs: list[tuple[str, str | float]] = [("class", "edge"), ("d", curve_path(points))]
         if into_status:
             pairs.append(("marker-end", "url(#arrow)"))
         body.append(element("path", *pairs))

@@ -161,12 +161,23 @@ def document(width: float, height: float, title: str, body: Sequence[str],
     return "\n".join(lines) + "\n"
 
 
-def polyline_path(points: Sequence[tuple[float, float]]) -> str:
-    """The ``d`` of a path through the points: straight segments.
+def curve_path(points: Sequence[tuple[float, float]]) -> str:
+    """The ``d`` of a smooth path through the points of a layout's polyline: a vertical
+    segment straight, any other one (a crossing of the gap between two layers) a cubic
+    Bézier leaving and arriving vertically, whose control points sit at the gap's middle
+    height, so the curve stays inside the gap the segment crossed.
 
-    >>> polyline_path([(0.0, 0.0), (10.0, 5.25)])
-    'M0,0L10,5.2'
+    >>> curve_path([(0.0, 0.0), (0.0, 10.0), (20.0, 30.0), (20.0, 40.0)])
+    'M0,0L0,10C0,20 20,20 20,30L20,40'
     """
     first, *rest = points
-    return f"M{number(first[0])},{number(first[1])}" + "".join(
-        f"L{number(x)},{number(y)}" for x, y in rest)
+    d = f"M{number(first[0])},{number(first[1])}"
+    (x0, y0) = first
+    for x, y in rest:
+        if x == x0:
+            d += f"L{number(x)},{number(y)}"
+        else:
+            middle = number((y0 + y) / 2)
+            d += f"C{number(x0)},{middle} {number(x)},{middle} {number(x)},{number(y)}"
+        x0, y0 = x, y
+    return d

@@ -23,12 +23,12 @@ from arest.pictures.layout import Box, Placed, layered
 from arest.pictures.svg import (
     SIZE,
     SMALL,
+    curve_path,
     document,
     element,
     escape,
     identifier,
     number,
-    polyline_path,
     width_of,
 )
 
@@ -37,6 +37,9 @@ ROW: Final = 19.0
 HEAD: Final = 40.0
 """The height of a table's heading: its name, then what it is for."""
 PAD: Final = 8.0
+LABEL_HEIGHT: Final = 16.0
+"""The height of a foreign key's label box."""
+LABEL_PAD: Final = 4.0
 LOOP: Final = 28.0
 """How far a table's loop to itself reaches right of it."""
 
@@ -82,7 +85,9 @@ def _size(table: Table) -> tuple[float, float]:
 
 
 def tables_svg(tables: Tables, title: str = "Relational schema") -> str:
-    """The tables as an SVG document (see the module)."""
+    """The tables as an SVG document (see the module).  A foreign key's label (its columns)
+    is a box of the layout in its own right, the arrow passing through it, so labels never
+    overlap tables or one another."""
     names = {table.name for table in tables.tables}
     boxes: list[Box] = []
     for table in tables.tables:
@@ -91,20 +96,34 @@ def tables_svg(tables: Tables, title: str = "Relational schema") -> str:
         boxes.append(Box(table.name, width + (LOOP if selfish else 0.0), height))
     references = [(table.name, fk.table, fk.columns) for table in tables.tables
                   for fk in table.foreign_keys if fk.table in names]
-    layout = layered(boxes, [(a, b) for a, b, _ in references], rank_gap=56.0, gap=32.0)
-    body: list[str] = []
-    for (source, target, columns), points in zip(references, layout.edges, strict=True):
+    edges: list[tuple[str, str]] = []
+    for index, (source, target, columns) in enumerate(references):
         if source == target:
+            edges.append((source, target))
+            continue
+        label = f"\x00fk{index}"
+        boxes.append(Box(label, width_of(", ".join(columns), SMALL) + 2 * LABEL_PAD,
+                         LABEL_HEIGHT))
+        edges += [(source, label), (label, target)]
+    layout = layered(boxes, edges, rank_gap=40.0, gap=32.0)
+    body: list[str] = []
+    drawn = iter(layout.edges)
+    for index, (source, target, columns) in enumerate(references):
+        if source == target:
+            next(drawn)
             body.append(_loop(tables.table(source), columns, layout.boxes[source]))
             continue
         label = ", ".join(columns)
-        (x0, y0), (x1, y1) = points[0], points[1]
+        into, out_of = next(drawn), next(drawn)
+        placed = layout.boxes[f"\x00fk{index}"]
         body.append(element("g", ("class", "fk"), body="".join([
             element("title", body=escape(f"{source}({label}) references {target}")),
-            element("path", ("class", "edge"), ("d", polyline_path(points)),
+            element("path", ("class", "edge"), ("d", curve_path(into))),
+            element("path", ("class", "edge"), ("d", curve_path(out_of)),
                     ("marker-end", "url(#arrow)")),
-            element("text", ("class", "fk-label small"), ("x", (x0 + x1) / 2 + 4),
-                    ("y", (y0 + y1) / 2 + 4), body=escape(label))])))
+            element("text", ("class", "fk-label small"), ("x", placed.centre[0]),
+                    ("y", placed.y + LABEL_HEIGHT - 5), ("text-anchor", "middle"),
+                    body=escape(label))])))
     for table in tables.tables:
         body.append(_table(table, layout.boxes[table.name]))
     return document(layout.width, layout.height, title, body, STYLE)

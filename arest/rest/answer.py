@@ -455,6 +455,19 @@ def _collection(out: dict[str, Any], request: Request, query: Sequence[tuple[str
     return {"items": items, "total": out["total"], "_links": links}
 
 
+def explanation_links(request: Request) -> dict[str, Any]:
+    """The links of an explanation: itself, and its picture (the same route and query with
+    ``.svg``).
+
+    >>> from arest.system.permissions import AGENT_PRINCIPAL
+    >>> asked = Request("GET", "/facts/A_is_ready/explain", AGENT_PRINCIPAL, (("A", "a 1"),))
+    >>> explanation_links(asked)["explain.svg"]["href"]
+    '/facts/A_is_ready/explain.svg?A=a%201'
+    """
+    return {"self": {"href": _href(request.path, request.query)},
+            "explain.svg": {"href": _href(request.path + ".svg", request.query), "type": SVG}}
+
+
 def _href(path: str, pairs: Sequence[tuple[str, str]]) -> str:
     return path + ("?" + urlencode(pairs, quote_via=quote) if pairs else "")
 
@@ -577,6 +590,8 @@ def respond(out: dict[str, Any], request: Request, endpoint: Endpoint, planned: 
     body: Any = out
     if planned.limit is not None and "items" in out:
         body = _collection(out, request, request.query, planned.limit)
+    if endpoint.verb == "explain":
+        body = {**out, "_links": explanation_links(request)}
     entity = out.get("entity") if endpoint.verb != "read" else out
     tag = None
     if isinstance(entity, dict) and "_links" in entity:

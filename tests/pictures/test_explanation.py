@@ -9,6 +9,7 @@ from typing import Any
 import arest
 from arest.pictures import explanation_svg
 from tests.corpus import OWN_READINGS
+from tests.pictures.geometry import crossings
 from tests.pictures.svgs import SVG, of_class, parsed, texts, title
 
 
@@ -68,3 +69,12 @@ def test_hostile_values_are_escaped() -> None:
     [top] = of_class(root, "root")
     assert " ".join(texts(top)[:-1]) == hostile.replace("\x07", "\ufffd")
     assert texts(top)[-1] == "by <rule> & \"r\""
+
+
+def test_an_arrow_skipping_a_level_goes_round_the_facts_between() -> None:
+    # R rests on A (which rests on S) and on S itself: R's arrow to S passes A's level.
+    shared = fact("S, a fact with a long reading that makes its box wide.")
+    tree = fact("R.", fact("A, another fact whose box is wide as well.", shared, rule="a"),
+                fact("B.", fact("C.", shared, rule="c"), rule="b"), shared, rule="r")
+    root = parsed(explanation_svg(tree))
+    assert arrows(root) == 6 and crossings(root, "fact") == []

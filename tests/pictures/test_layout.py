@@ -1,13 +1,16 @@
 """The layered layout: boxes never overlap, each edge runs from its source's border to its
-target's, edges flow down except those closing a cycle, and the same graph gives the same
-layout."""
+target's without passing through any box, edges flow down except those closing a cycle, and
+the same graph gives the same layout."""
 
 from __future__ import annotations
+
+from itertools import pairwise
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from arest.pictures.layout import Box, Layout, Placed, layered
+from tests.pictures.geometry import enters
 
 
 def overlap(a: Placed, b: Placed) -> bool:
@@ -24,8 +27,8 @@ def on_border(point: tuple[float, float], box: Placed) -> bool:
 @st.composite
 def graphs(draw: st.DrawFn) -> tuple[list[Box], list[tuple[str, str]]]:
     count = draw(st.integers(1, 9))
-    boxes = [Box(f"n{i}", draw(st.sampled_from([8.0, 30.0, 75.5])),
-                 draw(st.sampled_from([0.0, 12.0, 40.0]))) for i in range(count)]
+    boxes = [Box(f"n{i}", draw(st.sampled_from([8.0, 30.0, 75.5, 100.0])),
+                 draw(st.sampled_from([0.0, 12.0, 40.0, 80.0]))) for i in range(count)]
     names = [box.id for box in boxes]
     edges = draw(st.lists(st.tuples(st.sampled_from(names), st.sampled_from(names)),
                           max_size=14))
@@ -47,6 +50,9 @@ def check(boxes: list[Box], edges: list[tuple[str, str]], layout: Layout) -> Non
             continue
         assert on_border(points[0], layout.boxes[source])
         assert on_border(points[-1], layout.boxes[target])
+        for a, b in pairwise(points):
+            for name, box in layout.boxes.items():
+                assert not enters(a, b, (box.x, box.y, box.width, box.height)), (a, b, name)
 
 
 @given(graphs())
@@ -72,3 +78,15 @@ def test_barycentres_uncross_two_crossed_pairs() -> None:
     layout = layered(boxes, [("a", "y"), ("b", "x")])
     a, b, x, y = (layout.boxes[n].x for n in ("a", "b", "x", "y"))
     assert (a < b) == (y < x)
+
+
+def test_an_edge_from_a_short_box_goes_round_its_tall_neighbour() -> None:
+    # The short box's edge heads across under the tall box: a straight line from the short
+    # box's bottom to the target's top would cut the tall box's lower corner.
+    boxes = [Box("short", 30.0, 10.0), Box("tall", 100.0, 80.0), Box("wide", 100.0, 10.0),
+             Box("target", 100.0, 80.0)]
+    edges = [("short", "target"), ("wide", "target")]
+    layout = layered(boxes, edges)
+    check(boxes, edges, layout)
+    tall = layout.boxes["tall"]
+    assert layout.boxes["short"].y + 10.0 < tall.y + tall.height  # the short box is higher

@@ -6,6 +6,7 @@ Order machine)."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from hypothesis import given
@@ -17,6 +18,7 @@ from arest.compiler.schema import schema_of
 from arest.pictures import guards, machine_svg
 from arest.system.machines import machine_of
 from tests.corpus import OWN_READINGS
+from tests.pictures.geometry import crossings
 from tests.pictures.svgs import SVG, ids, of_class, parsed, texts, title
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -130,3 +132,36 @@ def test_any_machine_draws_as_svg_naming_every_status_with_unique_ids(
     every = ids(root)
     assert len(every) == len(set(every))
     assert machine_svg(machine(statuses[0], *steps), current=statuses[-1]) == drawn
+
+
+def slanted_lines(d: str) -> list[str]:
+    """The straight segments of a path that are not vertical (a curve is a ``C``)."""
+    x, found = "", []
+    for command, numbers in re.findall(r"([MLC])([^MLC]+)", d):
+        end = numbers.split()[-1].split(",")[0]
+        if command == "L" and end != x:
+            found.append(command + numbers)
+        x = end
+    return found
+
+
+@given(st.lists(st.sampled_from("ABCDEF"), min_size=1, max_size=6, unique=True), st.data())
+def test_no_arrow_passes_through_a_status_or_a_label(statuses: list[str],
+                                                    data: st.DataObject) -> None:
+    steps = data.draw(st.lists(st.tuples(st.sampled_from(statuses),
+                                         st.sampled_from(["go", "stop", "a much longer event"]),
+                                         st.sampled_from(statuses)), max_size=9,
+                               unique_by=lambda step: (step[0], step[1])))
+    root = parsed(machine_svg(machine(statuses[0], *steps)))
+    assert crossings(root, "status", "label") == []
+
+
+def test_a_loop_and_a_way_back_are_curves_that_miss_every_box() -> None:
+    drawn = machine_svg(machine("A", ("A", "go", "B"), ("B", "back", "A"), ("B", "stay", "B"),
+                                ("B", "on", "C"), ("C", "restart", "A")))
+    root = parsed(drawn)
+    assert crossings(root, "status", "label") == []
+    edges = [p.get("d", "") for p in root.iter(SVG + "path") if p.get("class") == "edge"]
+    assert edges and not any(slanted_lines(d) for d in edges)
+    assert sum("C" in d for d in edges) >= 6  # the loop's two halves, the ways back
+    assert crossings(parsed(machine_svg(order_machine())), "status", "label") == []

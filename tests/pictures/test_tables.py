@@ -1,7 +1,10 @@
 """The relational schema's picture: every table with every column, keys marked, an arrow per
-foreign key (a loop for a table referencing itself), hostile names escaped."""
+foreign key (a loop for a table referencing itself) through no table, its label overlapping
+nothing, hostile names escaped."""
 
 from __future__ import annotations
+
+from xml.etree import ElementTree
 
 import pytest
 
@@ -11,6 +14,7 @@ from arest.compiler.rmap.model import Column, ForeignKey, Table, Unique
 from arest.compiler.schema import schema_of
 from arest.pictures import tables_svg
 from tests.corpus import OWN_READINGS
+from tests.pictures.geometry import boxes, crossings
 from tests.pictures.svgs import SVG, of_class, parsed, texts, title
 
 DOMAINS = sorted(path.name for path in OWN_READINGS.iterdir() if path.is_dir())
@@ -73,3 +77,26 @@ def test_hostile_names_are_escaped() -> None:
     assert {title(g).split(":")[0] for g in of_class(root, "table")} == set(names)
     assert root.findtext(SVG + "title") == "<schema> & co"
     assert "<t>" not in drawn and "a&b" not in drawn
+
+
+def label_box(text: ElementTree.Element) -> tuple[float, float, float, float]:
+    """Where a foreign key's label's text lies (monospace: 0.6 em a character, 11 px)."""
+    width = len(text.text or "") * 0.6 * 11
+    return float(text.get("x", "0")) - width / 2, float(text.get("y", "0")) - 11, width, 13.0
+
+
+def apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or \
+        a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
+
+
+@pytest.mark.parametrize("name", DOMAINS)
+def test_no_arrow_passes_through_a_table_and_no_label_overlaps_another_or_a_table(
+        name: str) -> None:
+    root = parsed(tables_svg(relational_schema(schema_of(arest.load(OWN_READINGS / name)))))
+    assert crossings(root, "table") == []
+    labels = [label_box(text) for text in root.iter(SVG + "text")
+              if "fk-label" in text.get("class", "")]
+    frames = [box for _, box in boxes(root, "table")]
+    for i, label in enumerate(labels):
+        assert all(apart(label, other) for other in labels[i + 1:] + frames)

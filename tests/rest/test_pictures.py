@@ -107,3 +107,18 @@ def test_an_id_in_the_path_is_decoded_once(rest: httpx.Client) -> None:
     purchase(rest, "a b@c")
     answer = rest.get(f"/purchases/{quote('a b@c', safe='')}/machine.svg")
     assert highlighted(picture(answer)) == ["Placed (current)"]
+
+
+def test_an_explanation_links_its_picture_which_draws_the_same_fact(rest: httpx.Client) -> None:
+    book(rest, "pic-link", "Linked Author")
+    bindings = {"Author": "Linked Author", "Book Count": "1"}
+    explained = rest.get("/facts/Author_has_Book_Count/explain", params=bindings)
+    assert explained.status_code == 200, explained.text
+    links = explained.json()["_links"]
+    assert links["self"]["href"] == \
+        "/facts/Author_has_Book_Count/explain?Author=Linked%20Author&Book%20Count=1"
+    link = links["explain.svg"]
+    assert link == {"href": "/facts/Author_has_Book_Count/explain.svg"
+                            "?Author=Linked%20Author&Book%20Count=1", "type": SVG}
+    [top] = of_class(parsed(picture(rest.get(link["href"]))), "root")
+    assert texts(top)[0] == explained.json()["reading"]
