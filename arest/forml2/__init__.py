@@ -78,4 +78,8 @@ def __getattr__(name: str) -> Any:
     if name not in __all__:
         raise AttributeError(f"module 'arest.forml2' has no attribute {name!r}")
     module = importlib.import_module(f"arest.forml2.{_HOMES.get(name, 'constructs')}")
-    return getattr(module, name)
+    value = getattr(module, name)
+    # Bound here, so that the import of the submodule ``verbalize`` (which binds the package's
+    # attribute to the module) does not hide the function of that name.
+    globals()[name] = value
+    return value
