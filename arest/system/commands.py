@@ -217,6 +217,9 @@ def _of_noun(verb: str, *names: str) -> Callable[[Arguments], Command]:
 
 
 # Handlers: one signature, D × command × context → ⟨o, D′⟩ --------------------------------
+# The handlers of verbs that read readings or the Rmap (schema, compile, ask, search, …)
+# import their modules on first use, so that a start that only creates and reads loads
+# neither the reader nor lark (an import already done costs a dictionary lookup).
 
 def _schema(state: State, command: Command, context: Context) -> tuple[Output, State]:
     from arest.system.describe import describe
