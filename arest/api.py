@@ -13,16 +13,28 @@ True
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arest.algebra import State
-from arest.compiler.readings import Compiled, Source, build, read_sources, sources_of, warnings_of
-from arest.forml2 import Diagnostic, ReadingError
 from arest.system import apply as _system_apply
 from arest.system.derive import derive_all
 from arest.system.validate import alethic, all_violations
 
+if TYPE_CHECKING:
+    from arest.compiler.readings import Source
+    from arest.forml2 import ReadingError
+
 __all__ = ["ReadingError", "apply", "compile", "load", "warnings"]
+
+
+def __getattr__(name: str) -> Any:
+    # The reader (and lark under it) loads when readings are read, not with the API: a
+    # tenant reopened on its kept base state never reads any.
+    if name == "ReadingError":
+        from arest.forml2 import ReadingError
+
+        return ReadingError
+    raise AttributeError(f"module 'arest.api' has no attribute {name!r}")
 
 
 def _files(paths: tuple[str | Path, ...]) -> list[Path]:
@@ -46,6 +58,8 @@ def read_files(*paths: str | Path) -> tuple[Source, ...]:
 
 def load_sources(sources: tuple[Source, ...], strict: bool = False) -> State:
     """D from the bundled metamodel and readings given as (path, text) pairs."""
+    from arest.compiler.readings import build, read_sources
+
     return _validated(derive_all(build(None, sources, read_sources(sources, strict))), sources,
                       strict)
 
@@ -59,6 +73,8 @@ def load(*paths: str | Path, strict: bool = False) -> State:
 def compile(text: str, D: State | None = None, strict: bool = False) -> State:
     """D with more readings: text read on top of D's readings (or the metamodel alone).
     Raises :class:`ReadingError` listing every diagnostic."""
+    from arest.compiler.readings import build, read_sources, sources_of
+
     previous = sources_of(D) if D is not None else ()
     sources = (*previous, (f"<compile {len(previous) + 1}>", text))
     return _validated(derive_all(build(D, sources, read_sources(sources, strict))), sources,
@@ -68,7 +84,10 @@ def compile(text: str, D: State | None = None, strict: bool = False) -> State:
 def _validated(D: State, sources: tuple[Source, ...], strict: bool) -> State:
     """D, or :class:`ReadingError` naming each alethic constraint the population violates
     at the sentence that states it."""
-    compiled: Compiled = read_sources(sources, strict)
+    from arest.compiler.readings import read_sources, warnings_of
+    from arest.forml2 import Diagnostic, ReadingError
+
+    compiled = read_sources(sources, strict)
     problems = [
         Diagnostic(*compiled.source_of(v["constraint_id"]),
                    f"the population violates this {v['kind']} constraint: "
@@ -82,6 +101,8 @@ def _validated(D: State, sources: tuple[Source, ...], strict: bool) -> State:
 
 def warnings(D: State) -> list[str]:
     """The warnings reading D's readings gave (auto-declared nouns, …), compiler-style."""
+    from arest.compiler.readings import warnings_of
+
     return list(warnings_of(D))
 
 

@@ -39,8 +39,6 @@ from arest.compiler.rmap.views import views_of
 from arest.compiler.schema import schema_of
 from arest.forml2 import metamodel
 from arest.forml2.urls import slug
-from arest.pictures import guards, machine_svg, tables_svg
-from arest.rest.openapi import document
 from arest.runtime import ReplayError, StorageError, Tenant, TenantLocked
 from arest.runtime.database_url import TENANT_NAME, is_postgresql, shown, with_tenant
 from arest.runtime.federation import Federation
@@ -182,6 +180,8 @@ def check_command(readings: tuple[str, ...], strict: bool, pictures: str | None)
 def _write_pictures(state: State, folder: Path) -> list[str]:
     """schema.svg and machine-<slug>.svg for each machine of the readings' own nouns (not
     the metamodel's) in folder: the names written."""
+    from arest.pictures import guards, machine_svg, tables_svg  # only `check --svg` draws
+
     drawn = {"schema.svg": tables_svg(relational_schema(schema_of(state)))}
     bundled = metamodel().schema.metamodel
     for noun in sorted(schema_of(state).machines):
@@ -331,6 +331,8 @@ def openapi_command(readings: tuple[str, ...], db: str | None) -> None:
     Example:
       arest openapi readings/orders > orders-openapi.json
     """
+    from arest.rest.openapi import document  # REST's modules load for this command only
+
     kept = default_database(readings)
     database = db or (str(kept) if kept.exists() else ":memory:")
     with _open(readings, database) as tenant:

@@ -39,6 +39,12 @@ inline, then the same in ``anyio.to_thread``, then arest's own server.
 
 Budget: the median ``read`` over a SQLite file within 1.5× the SDK echo, on each transport.
 
+Start (``--starts N``): N times each, alternating, a server process is started over stdio
+and sent ``initialize`` (2025-11-25): the SDK echo, and ``python -m arest mcp readings/orders
+--db :memory:``; the time from the spawn to the answer's line (wall), and the CPU time the
+process had used when it answered (``/proc/<pid>/stat``, Linux, in clock ticks).  The
+interpreter's own start is counted: it is what a client waits for.
+
 Run ``python benchmarks/bench_mcp.py`` (200 timed calls per row, about 40 s on 2 cores),
 ``--quick`` for a smoke run, ``--profile N`` for a cProfile of N ``read`` calls in the arest
 stdio server process (and of N ``echo`` calls in the baseline's).
@@ -712,6 +718,50 @@ def run(plan: Plan, folder: str, layers: bool) -> dict[str, Any]:
     return found
 
 
+_INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": LEGACY, "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}}}
+STARTS = {"SDK echo": [str(SCRIPT), "--serve-baseline", "stdio"],
+          "arest mcp": ["-m", "arest", "mcp", str(EXAMPLE), "--db", ":memory:"]}
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time a live process has used (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measure_start(name: str) -> dict[str, Any]:
+    """Spawn one server, send ``initialize``, and time its answer: wall and the server's CPU."""
+    started = time.perf_counter()
+    server = subprocess.Popen([sys.executable, *STARTS[name]], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=REPO)
+    assert server.stdin is not None and server.stdout is not None
+    server.stdin.write(json.dumps(_INITIALIZE).encode() + b"\n")
+    server.stdin.flush()
+    answer = server.stdout.readline()
+    wall = time.perf_counter() - started
+    cpu = _cpu_seconds(server.pid)
+    server.stdin.close()
+    server.wait()
+    if json.loads(answer).get("result", {}).get("protocolVersion") != LEGACY:
+        raise RuntimeError(f"{name}: no initialize result ({answer[:200]!r})")
+    return {"name": name, "wall_s": wall, "cpu_s": cpu}
+
+
+def starts_report(trials: int) -> str:
+    """The start table: median wall and CPU ms to the first answer, and ratios to the echo."""
+    found = [measure_start(name) for _ in range(trials) for name in STARTS]
+    rows: dict[str, dict[str, float | str | None]] = {
+        name: {key: statistics.median(r[f"{key}_s"] for r in found if r["name"] == name) * 1e3
+               for key in ("wall", "cpu")}
+        for name in STARTS
+    }
+    columns = [Column("wall", "to the first answer, wall ms", "{:,.0f}"),
+               Column("cpu", "server CPU ms when it answered", "{:,.0f}")]
+    return (f"**Start**: spawn to the `initialize` answer over stdio, median of {trials}\n\n"
+            + format_table(rows, columns, "SDK echo"))
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Parse options, measure in fresh processes, print the tables and the verdict."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -719,6 +769,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--calls", type=int, default=None, help="timed calls per row")
     parser.add_argument("--block", type=int, default=None,
                         help="consecutive calls of one row before the next row's turn")
+    parser.add_argument("--starts", type=int, default=None, metavar="N",
+                        help="only time N starts of each server to its first answer")
     parser.add_argument("--no-layers", action="store_true",
                         help="skip the in-process layers")
     parser.add_argument("--dir", default=None, help="folder for the databases (default: temp)")
@@ -739,6 +791,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         print("\n".join(f"- {key}: {value}" for key, value in saved["machine"].items()))
         print()
         print(report(saved["results"][0], Plan(**saved["plan"])))
+        return
+    if options.starts is not None:
+        print(starts_report(options.starts))
         return
     plan = Plan().quick() if options.quick else Plan()
     if options.calls is not None:

@@ -7,28 +7,35 @@ metamodel facts and diagnostics that teach.
 'Customer_places_Order'
 """
 
-from arest.forml2.bundled import metamodel
-from arest.forml2.constructs import (
-    Aggregation,
-    Atom,
-    Comparison,
-    Computation,
-    Constraint,
-    Construct,
-    DerivationRule,
-    FactTypeDecl,
-    InstanceFact,
-    Join,
-    NounDecl,
-    Objectification,
-    Possibility,
-    Restriction,
-    Source,
-    Span,
-    SubtypeDecl,
-)
-from arest.forml2.reader import Diagnostic, Reading, ReadingError, read
-from arest.forml2.verbalize import VerbalizationError, verbalize
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from arest.forml2.bundled import metamodel
+    from arest.forml2.constructs import (
+        Aggregation,
+        Atom,
+        Comparison,
+        Computation,
+        Constraint,
+        Construct,
+        DerivationRule,
+        FactTypeDecl,
+        InstanceFact,
+        Join,
+        NounDecl,
+        Objectification,
+        Possibility,
+        Restriction,
+        Source,
+        Span,
+        SubtypeDecl,
+    )
+    from arest.forml2.reader import read
+    from arest.forml2.reading import Diagnostic, Reading, ReadingError
+    from arest.forml2.verbalize import VerbalizationError, verbalize
 
 __all__ = [
     "Aggregation",
@@ -56,3 +63,23 @@ __all__ = [
     "read",
     "verbalize",
 ]
+
+_HOMES = {
+    "metamodel": "bundled", "Diagnostic": "reading", "Reading": "reading",
+    "ReadingError": "reading", "read": "reader", "VerbalizationError": "verbalize",
+    "verbalize": "verbalize",
+}
+"""The submodule of each name not in :mod:`arest.forml2.constructs`."""
+
+
+def __getattr__(name: str) -> Any:
+    # The reader (and lark under it) loads on first use: a tenant that never reads readings
+    # (a reopen, a create) imports only the submodules it names, such as ``urls``.
+    if name not in __all__:
+        raise AttributeError(f"module 'arest.forml2' has no attribute {name!r}")
+    module = importlib.import_module(f"arest.forml2.{_HOMES.get(name, 'constructs')}")
+    value = getattr(module, name)
+    # Bound here, so that the import of the submodule ``verbalize`` (which binds the package's
+    # attribute to the module) does not hide the function of that name.
+    globals()[name] = value
+    return value

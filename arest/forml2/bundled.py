@@ -7,6 +7,10 @@ the metamodel's texts and of the reader's own sources and grammar.  An artifact 
 is not the current one was built from other texts or by another reader and is ignored (the
 texts are read instead), so it can make a start slow but never wrong.  The test suite
 checks that the shipped artifact is current and rebuilds it on request.
+
+The artifact keeps the parse shapes (lark trees) pickled apart and unpickles them on first
+use, so that a process that only looks the metamodel up (SYSTEM guards the metamodel's fact
+types on every command) loads neither lark nor the parser.
 """
 
 from __future__ import annotations
@@ -14,10 +18,15 @@ from __future__ import annotations
 import hashlib
 import importlib.resources
 import pickle
+from collections.abc import Iterator, MutableMapping
+from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from arest.forml2.reader import Reading, read
+from arest.forml2.reading import Reading
+
+if TYPE_CHECKING:
+    from lark import Token, Tree
 
 ARTIFACT = "metamodel.pickle"
 
@@ -46,6 +55,8 @@ def metamodel_key(texts: tuple[tuple[str, str], ...]) -> str:
 
 def read_metamodel(texts: tuple[tuple[str, str], ...]) -> Reading:
     """The texts read in order, strictly, each on top of the ones before."""
+    from arest.forml2.reader import read
+
     reading: Reading | None = None
     for name, text in texts:
         reading = read(text, f"arest/readings/{name}", known=reading, strict=True)
@@ -55,9 +66,41 @@ def read_metamodel(texts: tuple[tuple[str, str], ...]) -> Reading:
     return reading
 
 
+class PickledShapes(MutableMapping[str, "Tree[Token]"]):
+    """Parse shapes kept pickled until first used (then unpickled once, which loads lark)."""
+
+    def __init__(self, pickled: bytes) -> None:
+        self._pickled = pickled
+        self._shapes: dict[str, Tree[Token]] | None = None
+
+    def _decoded(self) -> dict[str, Tree[Token]]:
+        if self._shapes is None:
+            shapes: dict[str, Tree[Token]] = pickle.loads(self._pickled)
+            self._shapes = shapes
+        return self._shapes
+
+    def __getitem__(self, key: str) -> Tree[Token]:
+        return self._decoded()[key]
+
+    def __setitem__(self, key: str, value: Tree[Token]) -> None:
+        self._decoded()[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self._decoded()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._decoded())
+
+    def __len__(self) -> int:
+        return len(self._decoded())
+
+
 def artifact(reading: Reading, key: str) -> bytes:
-    """What ``arest/readings/metamodel.pickle`` holds: ⟨key, reading⟩ pickled."""
-    return pickle.dumps((key, reading), protocol=pickle.HIGHEST_PROTOCOL)
+    """What ``arest/readings/metamodel.pickle`` holds: ⟨key, reading without its shapes,
+    the shapes pickled⟩ pickled."""
+    shapes = pickle.dumps(dict(reading.shapes), protocol=pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps((key, replace(reading, shapes={}), shapes),
+                        protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _shipped(key: str) -> Reading | None:
@@ -68,9 +111,9 @@ def _shipped(key: str) -> Reading | None:
         stored: Any = pickle.loads(path.read_bytes())
     except Exception:  # an artifact of another version: read the texts instead
         return None
-    if type(stored) is tuple and len(stored) == 2 and stored[0] == key \
-            and isinstance(stored[1], Reading):
-        return stored[1]
+    if type(stored) is tuple and len(stored) == 3 and stored[0] == key \
+            and isinstance(stored[1], Reading) and isinstance(stored[2], bytes):
+        return replace(stored[1], shapes=PickledShapes(stored[2]))
     return None
 
 

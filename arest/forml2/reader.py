@@ -13,74 +13,26 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from arest.errors import ArestError
 from arest.forml2 import bad_readings
 from arest.forml2.build import Builder, Issue
-from arest.forml2.constructs import Construct, NounDecl, Source
+from arest.forml2.constructs import NounDecl, Source
 from arest.forml2.document import Paragraph, paragraphs
-from arest.forml2.facts import Fact, metamodel_facts
+from arest.forml2.facts import metamodel_facts
 from arest.forml2.interpret import interpret
 from arest.forml2.lexicon import STOPWORDS, Lexed, LexError, lex
 from arest.forml2.limits import too_large, too_long
 from arest.forml2.machines import indistinguishable_transitions, mistyped_statuses
 from arest.forml2.parser import Shapes, keywords, parse_masked
+from arest.forml2.reading import Diagnostic as Diagnostic
+from arest.forml2.reading import Reading as Reading
+from arest.forml2.reading import ReadingError as ReadingError
 from arest.forml2.schema import Schema
 from arest.forml2.syntax import Statement
 from arest.forml2.transform import SyntaxProblem, to_syntax
 from arest.forml2.urls import reserved_plurals
-
-
-@dataclass(frozen=True)
-class Diagnostic:
-    """One problem: ``path:line:column: message``, the sentence, and what would be accepted."""
-
-    path: str
-    line: int
-    column: int
-    message: str
-    sentence: str = ""
-    expected: tuple[str, ...] = ()
-
-    def __str__(self) -> str:
-        text = f"{self.path}:{self.line}:{self.column}: {self.message}"
-        if self.sentence:
-            text += f"\n    {self.sentence}"
-        for form in self.expected:
-            text += f"\n    accepted, e.g.: {form}"
-        return text
-
-
-class ReadingError(ArestError, ValueError):
-    """Raised when readings do not read: unparsable sentences, unknown or ambiguous fact
-    types, conflicting declarations, facts contradicting a reference scheme.  The message
-    lists every diagnostic compiler-style; ``diagnostics`` holds them as data, and
-    ``warnings`` what the same readings warned of (compiler-style), when known."""
-
-    def __init__(self, diagnostics: tuple[Diagnostic, ...], warnings: tuple[str, ...] = ()
-                 ) -> None:
-        super().__init__("\n".join(str(d) for d in diagnostics))
-        self.diagnostics = diagnostics
-        self.warnings = warnings
-
-
-@dataclass(frozen=True)
-class Reading:
-    """What one text said: constructs in sentence order, their metamodel facts, the
-    diagnostics (errors) and warnings, each sentence's statement form, and the schema and
-    parse shapes a later reading continues from (pass this Reading as ``known``)."""
-
-    constructs: tuple[Construct, ...]
-    facts: tuple[Fact, ...]
-    diagnostics: tuple[Diagnostic, ...]
-    warnings: tuple[Diagnostic, ...]
-    sentences: tuple[tuple[Source, str], ...]
-    schema: Schema = field(compare=False)
-    shapes: Shapes = field(compare=False, repr=False)
 
 
 def _diagnostic(

@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from arest.forml2.constructs import Construct, InstanceFact, NounDecl, Source
+if TYPE_CHECKING:
+    from arest.forml2.constructs import Construct, Source
 
 NOUN_PLURALS: Final = "Noun_has_Plural"
 """⟨noun, plural⟩: a declared plural, for urls."""
@@ -60,6 +61,7 @@ def reserved_plurals(constructs: Iterable[Construct]) -> Iterator[tuple[Source, 
     """A diagnostic, at its declaration, for each entity type the constructs declare whose
     plural (declared among them, or its slug with ``s``) is one of :data:`RESERVED_SEGMENTS`.
 
+    >>> from arest.forml2.constructs import InstanceFact, NounDecl
     >>> found = reserved_plurals([NounDecl("Fact", "entity", ("id",))])
     >>> next(found)[1].startswith("the plural of 'Fact', 'facts', is the REST route /facts")
     True
@@ -67,6 +69,8 @@ def reserved_plurals(constructs: Iterable[Construct]) -> Iterator[tuple[Source, 
     ...                        InstanceFact(NOUN_PLURALS, ("Fact", "fact-records"))]))
     []
     """
+    from arest.forml2.constructs import InstanceFact, NounDecl  # the reader's, loaded with it
+
     constructs = list(constructs)
     declared = {c.values[0]: c.values[1] for c in constructs
                 if isinstance(c, InstanceFact) and c.fact_type == NOUN_PLURALS

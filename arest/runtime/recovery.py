@@ -27,9 +27,9 @@ from typing import Any
 
 from arest.algebra import EMPTY_STATE, State, store_all
 from arest.algebra.relations import Cell
-from arest.api import load_sources
 from arest.errors import ArestError
-from arest.runtime.codec import decode, decode_cell
+from arest.runtime.codec import decode, decode_cell, encode
+from arest.runtime.compiled import artifact_key, keep_compiled, kept_compiled
 from arest.runtime.digest import (
     Delta,
     advanced,
@@ -79,15 +79,15 @@ def violations_text(violations: list[dict[str, Any]]) -> str:
 @dataclass
 class Recovered:
     """D after recovery, with what the tenant needs to go on: the last sequence number and
-    the digest, what the last checkpoint holds, the compiled base to keep (when the database
-    does not hold it yet), and whether D must be checkpointed whole (new readings)."""
+    the digest, what the last checkpoint holds, the compiled base to keep, encoded (when the
+    database does not hold it yet), and whether D must be checkpointed whole (new readings)."""
 
     state: State
     sequence: int
     digest: int
     checkpointed: State
     checkpoint_sequence: int
-    base_to_keep: State | None
+    base_to_keep: str | None
     rebased: bool
 
 
@@ -118,16 +118,35 @@ def _recorded(db: str | Path, recorded: str, where: str) -> int | None:
 
 
 def _base(storage: Storage, key: str, sources: tuple[tuple[str, str], ...]
-          ) -> tuple[State, bool, bool]:
-    """The compiled readings: (D, whether the database kept them, whether the journal was
-    written under them).  A damaged kept copy is compiled again from the readings."""
+          ) -> tuple[State, str | None, bool]:
+    """The compiled readings: (D, its encoding when the database does not keep it yet,
+    whether the journal was written under them).  A damaged kept copy is compiled again."""
     kept = storage.base(key)
     if kept is not None:
         try:
-            return decode(kept), True, True
+            return decode(kept), None, True
         except (ValueError, KeyError, TypeError):
-            return load_sources(sources), False, True
-    return load_sources(sources), False, False
+            return (*_compiled(sources, key), True)
+    return (*_compiled(sources, key), False)
+
+
+def _compiled(sources: tuple[tuple[str, str], ...], key: str) -> tuple[State, str]:
+    """D from the readings and its encoding: decoded from the compiled state kept beside
+    them when it was made from these readings by this arest (:mod:`arest.runtime.compiled`),
+    else compiled, and then kept there."""
+    artifact = artifact_key(key)
+    kept = kept_compiled(sources, artifact)
+    if kept is not None:
+        try:
+            return decode(kept), kept
+        except (ValueError, KeyError, TypeError):
+            pass  # a damaged file: compile, and replace it
+    from arest.api import load_sources  # the reader loads only when readings are compiled
+
+    state = load_sources(sources)
+    encoded = encode(state)
+    keep_compiled(sources, artifact, encoded)
+    return state, encoded
 
 
 def _mismatch(db: str | Path, entry: Entry, digest: int, delta: Delta) -> StorageError:
@@ -168,15 +187,14 @@ def recover(storage: Storage, db: str | Path, key: str,
             sources: tuple[tuple[str, str], ...]) -> Recovered:
     """D for these readings from the database: checkpoint + replay, checked (see the module)."""
     restored = storage.restore(key)
-    base_to_keep: State | None = None
+    base_to_keep: str | None = None
     if restored is not None:
         state, digest = _checkpointed(db, restored)
         checkpointed, start, checked = state, restored.sequence, True
         if rebuilt_on_load(state):
             state = derive_all(state)
     else:
-        state, kept, checked = _base(storage, key, sources)
-        base_to_keep = None if kept else state
+        state, base_to_keep, checked = _base(storage, key, sources)
         digest, checkpointed, start = state_digest(state), EMPTY_STATE, 0
     sequence = start
     for entry in storage.entries(after=start):

@@ -38,7 +38,7 @@ from datetime import UTC, datetime
 from json.encoder import encode_basestring
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arest.algebra import EMPTY_STATE, State
 from arest.algebra.relations import Relation
@@ -46,16 +46,12 @@ from arest.api import read_files
 from arest.runtime import recovery
 from arest.runtime.budget import Budget, BudgetSpent
 from arest.runtime.codec import FORMAT as CODEC
-from arest.runtime.codec import Encoded, encode, encoded_cell
+from arest.runtime.codec import Encoded, encoded_cell
 from arest.runtime.database_url import is_postgresql, shown
 from arest.runtime.digest import asserted_delta, recorded, text
-from arest.runtime.federation import Federation
-from arest.runtime.following import Follower, replayed_entries
 from arest.runtime.footprint import Footprint
 from arest.runtime.group_commit import GroupCommit
 from arest.runtime.lockfile import TenantLocked
-from arest.runtime.mirroring import Mirror, MirroringStorage
-from arest.runtime.recent import recent_facts
 from arest.runtime.recovery import ReplayError
 from arest.runtime.runner import changed_cells, run_recording
 from arest.runtime.storage import (
@@ -71,6 +67,13 @@ from arest.system.context import SYSTEM, Context, read_context
 from arest.system.derive import rebuilt_on_load, without_derived_facts
 from arest.system.errors import Refusal, invalid_input
 from arest.version import __version__
+
+if TYPE_CHECKING:
+    # A federation, a follower and a mirror need HTTP, a shared journal or the Rmap: their
+    # modules load with them, not with every tenant.
+    from arest.runtime.federation import Federation
+    from arest.runtime.following import Follower
+    from arest.runtime.mirroring import Mirror
 
 __all__ = ["ReplayError", "Tenant", "TenantLocked", "readings_key", "utc_now"]
 
@@ -136,6 +139,15 @@ def _fact_count(state: State) -> int:
     return sum(len(cell) for cell in state.values() if isinstance(cell, Relation))
 
 
+def _mirror_of(shared: SharedStorage | None) -> Mirror | None:
+    """The Rmap mirror of a shared journal that mirrors the facts (PostgreSQL's), else None."""
+    if shared is None:
+        return None
+    from arest.runtime.mirroring import Mirror, MirroringStorage
+
+    return Mirror(shared) if isinstance(shared, MirroringStorage) else None
+
+
 class Tenant:
     """A durable tenant over readings and a database (``:memory:`` for none)."""
 
@@ -162,7 +174,7 @@ class Tenant:
         """The storage, when other processes append to its journal too."""
         self._follower: Follower | None = None
         self._federation: Federation | None = None
-        self._mirror = Mirror(storage) if isinstance(storage, MirroringStorage) else None
+        self._mirror = _mirror_of(self._shared)
         """The Rmap tables the facts are mirrored into, beside a shared journal."""
 
     @classmethod
@@ -186,7 +198,7 @@ class Tenant:
             if recovered.rebased:  # new readings: keep D whole under them before the base
                 tenant._checkpoint(tenant._current, wait=True)
             if recovered.base_to_keep is not None:
-                storage.keep_base(key, encode(recovered.base_to_keep))
+                storage.keep_base(key, recovered.base_to_keep)
             if tenant._mirror is not None and tenant._shared is not None:
                 # Another process may append meanwhile: mirror the journal's last D.
                 while not tenant._mirror.bring_to(*tenant._current[:2]):
@@ -195,6 +207,8 @@ class Tenant:
             storage.close()
             raise
         if tenant._shared is not None:
+            from arest.runtime.following import Follower
+
             tenant._follower = Follower(tenant._shared, tenant.catch_up, tenant._parted,
                                         lambda: tenant._current[1])
         return tenant
@@ -403,6 +417,8 @@ class Tenant:
         after each (:mod:`arest.runtime.following`).  Holds the commit lock.  An entry that
         does not replay to its digest parts this tenant from the journal: every later call
         is refused with :class:`StorageError`."""
+        from arest.runtime.following import replayed_entries
+
         entries = storage.entries(after=self._current[1])  # a failed read changes nothing
         try:
             for caught_up in replayed_entries(self._shown_as, self._current, entries):
@@ -472,6 +488,8 @@ class Tenant:
         Facts of the readings themselves, of the entity populations and derived facts are
         not listed; a fact asserted again is listed at its latest assertion.
         """
+        from arest.runtime.recent import recent_facts
+
         return recent_facts(self._storage, self._current[0], limit)
 
     def disk_space_bytes(self) -> int:

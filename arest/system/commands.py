@@ -32,16 +32,10 @@ from typing import Any, Final, Literal, NamedTuple
 
 from arest.algebra import State
 from arest.system import entity_verbs, evolution, fact_verbs, snapshots, transitions
-from arest.system.bridge import ask, synthesize, validate_text
 from arest.system.context import Context
-from arest.system.describe import describe
 from arest.system.entities import list_entities
 from arest.system.errors import Refusal, closest
-from arest.system.explain import explain
 from arest.system.inputs import checked_input, checked_text
-from arest.system.navigation import navigate
-from arest.system.search import fetch, search
-from arest.system.self_modification import compile_readings
 
 Output = dict[str, Any]
 Arguments = Mapping[str, Any]
@@ -223,8 +217,13 @@ def _of_noun(verb: str, *names: str) -> Callable[[Arguments], Command]:
 
 
 # Handlers: one signature, D × command × context → ⟨o, D′⟩ --------------------------------
+# The handlers of verbs that read readings or the Rmap (schema, compile, ask, search, …)
+# import their modules on first use, so that a start that only creates and reads loads
+# neither the reader nor lark (an import already done costs a dictionary lookup).
 
 def _schema(state: State, command: Command, context: Context) -> tuple[Output, State]:
+    from arest.system.describe import describe
+
     return describe(state, command.input), state
 
 
@@ -261,6 +260,8 @@ def _delete(state: State, command: Command, context: Context) -> tuple[Output, S
 
 
 def _navigate(state: State, command: Command, context: Context) -> tuple[Output, State]:
+    from arest.system.navigation import navigate
+
     return navigate(state, command.target, command.input), state
 
 
@@ -285,6 +286,8 @@ def _verify(state: State, command: Command, context: Context) -> tuple[Output, S
 
 
 def _explain(state: State, command: Command, context: Context) -> tuple[Output, State]:
+    from arest.system.explain import explain
+
     return explain(state, command.input), state
 
 
@@ -299,6 +302,8 @@ def _compile(state: State, command: Command, context: Context) -> tuple[Output, 
     if violation is not None:
         return {"rejected": True, "violations": [violation], "derived": [], "effects": [],
                 "next_actions": []}, state
+    from arest.system.self_modification import compile_readings
+
     return compile_readings(state, command.input)
 
 
@@ -319,22 +324,32 @@ def _snapshots(state: State, command: Command, context: Context) -> tuple[Output
 
 
 def _search(state: State, command: Command, context: Context) -> tuple[Output, State]:
+    from arest.system.search import search
+
     return search(state, command.input), state
 
 
 def _fetch(state: State, command: Command, context: Context) -> tuple[Output, State]:
+    from arest.system.search import fetch
+
     return fetch(state, command.input), state
 
 
 def _ask(state: State, command: Command, context: Context) -> tuple[Output, State]:
+    from arest.system.bridge import ask
+
     return ask(state, command.input), state
 
 
 def _synthesize(state: State, command: Command, context: Context) -> tuple[Output, State]:
+    from arest.system.bridge import synthesize
+
     return synthesize(state, command.input), state
 
 
 def _validate(state: State, command: Command, context: Context) -> tuple[Output, State]:
+    from arest.system.bridge import validate_text
+
     return validate_text(state, command.input), state
 
 

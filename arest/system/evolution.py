@@ -36,8 +36,6 @@ from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
 from arest.compiler.cells import NOUN_OBJECT_TYPES
 from arest.compiler.change import Change
-from arest.compiler.readings import read_sources, sources_of
-from arest.forml2 import ReadingError, metamodel
 from arest.system.context import HUMAN, Context
 from arest.system.entities import fields, represent
 from arest.system.entity_verbs import Output, command_result, create_entity
@@ -46,7 +44,6 @@ from arest.system.machines import next_actions, status_of
 
 if TYPE_CHECKING:
     from arest.system.commands import Command
-from arest.system.self_modification import compile_readings, reading_refusal
 
 DOMAIN_CHANGE = "Domain Change"
 PROPOSED = "Domain_Change_has_Proposed_Readings"
@@ -86,6 +83,10 @@ def propose(state: State, request: Any, context: Context) -> tuple[Output, State
     nouns = request.get("nouns", [])
     if not isinstance(nouns, list) or not all(isinstance(n, str) for n in nouns):
         raise invalid_input("$.nouns", "a list of noun names")
+    from arest.compiler.readings import sources_of
+    from arest.forml2 import ReadingError
+    from arest.system.self_modification import reading_refusal
+
     sources = (*sources_of(state), ("<proposed>", text))
     try:
         known = {n for n in _nouns_after(sources)}
@@ -110,6 +111,8 @@ def propose(state: State, request: Any, context: Context) -> tuple[Output, State
 
 
 def _nouns_after(sources: tuple[tuple[str, str], ...]) -> set[str]:
+    from arest.compiler.readings import read_sources
+
     compiled = read_sources(sources)
     return {fact[0] for name, fact in compiled.facts if name == NOUN_OBJECT_TYPES}
 
@@ -129,6 +132,8 @@ def applied(before: State, out: Output, after: State, entity: str, context: Cont
     violation = protected_violation(after, text, context)
     if violation is not None:
         return _unchanged(before, out, entity, [violation]), before
+    from arest.system.self_modification import compile_readings
+
     compiled, final = compile_readings(after, {"readings": text})
     if compiled["rejected"]:
         return _unchanged(before, out, entity, compiled["violations"]), before
@@ -142,6 +147,8 @@ def protected_violation(state: State, text: Any, context: Context) -> dict[str, 
     read: the compile that follows says why)."""
     if context.source == HUMAN or not isinstance(text, str):
         return None
+    from arest.forml2 import ReadingError
+
     try:
         about = protected_facts(state, text)
     except ReadingError:
@@ -190,6 +197,8 @@ _SCHEMA_NOUNS: Final = frozenset({
 def _metamodel_names() -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
     """The metamodel's nouns, its entity types, its fact types, and those of its fact types
     that describe a schema (their first role is one of :data:`_SCHEMA_NOUNS`)."""
+    from arest.forml2 import metamodel
+
     facts = metamodel().facts
     nouns = frozenset(f[0] for name, f in facts if name == NOUN_OBJECT_TYPES)
     entities = frozenset(f[0] for name, f in facts
@@ -217,6 +226,8 @@ def protected_facts(state: State, text: str) -> list[tuple[str, tuple[str, ...]]
     ...                                       "Domain Change has Effort.")][:1]
     ['Fact_Type_has_Noun_at_Position']
     """
+    from arest.compiler.readings import read_sources, sources_of
+
     nouns, entities, fact_types, describing = _metamodel_names()
     sources = sources_of(state)
     known = set(read_sources(sources).facts)

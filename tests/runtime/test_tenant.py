@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import arest
+from arest import api
 from arest.runtime import ReplayError, StorageError, TenantLocked
 from tests.postgres import Database
 
@@ -125,13 +126,11 @@ def test_a_reopen_does_not_read_unchanged_readings_again(
 ) -> None:
     with arest.Tenant.open(ORDERS, db=db) as tenant:
         tenant.call("create:Customer", {"id": "ann@x", "Name": "Ann"})
-    import arest.runtime.recovery as replay_module
-
     def refuse(*_: object, **__: object) -> None:
         raise AssertionError("the readings were compiled again")
 
     with monkeypatch.context() as patch:
-        patch.setattr(replay_module, "load_sources", refuse)
+        patch.setattr(api, "load_sources", refuse)
         with arest.Tenant.open(ORDERS, db=db) as again:
             assert arest.apply(again.state, "read:Customer", "ann@x")[0]["Name"] == "Ann"
     changed = tmp_path / "orders.md"

@@ -31,7 +31,6 @@ from arest.algebra.numerals import is_numeral
 from arest.compiler.cells import POPULATION_PREFIX, population_cell
 from arest.compiler.derivations import Typing
 from arest.compiler.plans import clause_kind, literal_of, operand_literal
-from arest.compiler.readings import read_sources, sources_of
 from arest.compiler.rmap.model import TEXT, Column, Derived, Tables
 from arest.compiler.rmap.names import quoted, snake
 from arest.compiler.rmap.queries import (
@@ -102,6 +101,9 @@ def views_of(state: State, tables: Tables) -> Views:
     FROM "order" AS f1
     WHERE f1.customer IS NOT NULL AND f1.is_urgent = TRUE
     """
+    # The reader loads with the first views, not with the Rmap (``arest mcp`` needs no view).
+    from arest.compiler.readings import read_sources, sources_of
+
     # Read as arest.load reads them (strict off, given), so its memo of the texts answers.
     rules = read_sources(sources_of(state), False).rules
     return derived_views(tables, schema_of(state), rules)

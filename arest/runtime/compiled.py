@@ -1,0 +1,96 @@
+"""Compiled readings kept beside them, so that a new database of known readings reads none.
+
+Opening a database that keeps no compiled state reads and compiles the readings, most of a
+fresh start.  The tenant keeps what that gives, encoded as a database keeps its base state
+(:mod:`arest.runtime.codec`), in ``.arest/<digest of the paths>.base`` in the readings'
+folder, as CPython keeps bytecode in ``__pycache__``; the next database opened on the same
+readings decodes it instead.  The file's first line is its key: the readings key (their
+paths and texts, the bundled metamodel, arest's version, the codec) and the size and time of
+each of arest's own source files, so that changed readings, a changed metamodel or a changed
+compiler make it stale.  A stale, damaged or unreadable file is never used (the readings are
+compiled and the file replaced), and a folder that cannot be written keeps none.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+FOLDER = ".arest"
+"""The folder beside the readings that holds their compiled state."""
+
+
+@lru_cache(maxsize=1)
+def sources_signature() -> str:
+    """A digest of the path, size and modification time of each of arest's source files: it
+    changes when the package is edited or another version installed (as ``.pyc`` files are
+    checked against their source).  Held once per process: the package does not change
+    under a running process, and a stat of every module costs about a millisecond."""
+    package = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".lark", ".md", ".pickle"):
+            stat = path.stat()
+            digest.update(f"{path.relative_to(package)}\0{stat.st_size}\0{stat.st_mtime_ns}\0"
+                          .encode())
+    return digest.hexdigest()
+
+
+def artifact_key(readings_key: str) -> str:
+    """What a kept compiled state must have been made under to be used: the readings key and
+    the signature of arest's sources (:func:`sources_signature`)."""
+    return hashlib.sha256(f"{readings_key}\0{sources_signature()}".encode()).hexdigest()
+
+
+def artifact_path(sources: tuple[tuple[str, str], ...]) -> Path | None:
+    """Where the compiled state of these readings is kept: in ``.arest`` in the first
+    readings file's folder, named by a digest of every path (so that two sets of readings
+    in one folder keep one file each); None for no readings.
+
+    >>> artifact_path((("shop/orders.md", "Customer has Name."),)).parent.as_posix()
+    'shop/.arest'
+    >>> artifact_path(())
+    """
+    if not sources:
+        return None
+    name = hashlib.sha256("\0".join(path for path, _ in sources).encode()).hexdigest()[:24]
+    return Path(sources[0][0]).parent / FOLDER / f"{name}.base"
+
+
+def kept_compiled(sources: tuple[tuple[str, str], ...], key: str) -> str | None:
+    """The encoded compiled state kept for these readings under ``key``
+    (:func:`artifact_key`), or None when none is, or one made under another key."""
+    path = artifact_path(sources)
+    if path is None:
+        return None
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    first, _, state = text.partition("\n")
+    return state if first == key and state else None
+
+
+def keep_compiled(sources: tuple[tuple[str, str], ...], key: str, state: str) -> None:
+    """Keep the encoded compiled state of these readings under ``key``, in place of any
+    other: written whole to a new file that then replaces the old one, so that a reader
+    never sees half of it; nothing is kept where the folder cannot be written."""
+    path = artifact_path(sources)
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(exist_ok=True)
+        handle, written = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        try:
+            os.chmod(written, 0o644)  # as readable as the readings beside it
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(f"{key}\n{state}")
+            os.replace(written, path)
+        except BaseException:
+            os.unlink(written)
+            raise
+    except OSError:
+        return  # a read-only folder: every new database compiles the readings

@@ -1,0 +1,63 @@
+"""The compiled readings kept beside them: a new database of the same readings starts from
+them, equal to a compile from scratch; changed readings or a damaged file are compiled anew."""
+
+from pathlib import Path
+
+import arest
+from arest import api
+from arest.runtime.codec import decode, encode
+from arest.runtime.compiled import FOLDER, artifact_key, artifact_path, kept_compiled
+from arest.runtime.tenant import readings_key
+
+SHOP = ("Customer(.id) is an entity type.\nCustomer has Name.\n"
+        "  Each Customer has at most one Name.\n")
+
+
+def _kept(readings: Path) -> list[Path]:
+    return sorted((readings.parent / FOLDER).glob("*.base"))
+
+
+def test_a_new_database_starts_from_the_kept_compile_equal_to_a_fresh_one(tmp_path: Path) -> None:
+    readings = tmp_path / "shop.md"
+    readings.write_text(SHOP)
+    with arest.Tenant.open(readings, db=tmp_path / "first.db") as first:
+        first.call("create:Customer", {"id": "c1", "Name": "Ann"})
+    assert len(_kept(readings)) == 1
+    sources = api.read_files(readings)
+    kept = kept_compiled(sources, artifact_key(readings_key(sources)))
+    assert kept is not None
+    assert decode(kept) == api.load_sources(sources)
+    with arest.Tenant.open(readings, db=tmp_path / "second.db") as second:
+        assert second.state == api.load_sources(sources)
+        out = second.call("create:Customer", {"id": "c2", "Name": "Bob"})
+        assert not out.get("rejected") and "error" not in out
+
+
+def test_changed_readings_are_compiled_again_and_replace_the_kept_compile(
+    tmp_path: Path,
+) -> None:
+    readings = tmp_path / "shop.md"
+    readings.write_text(SHOP)
+    arest.Tenant.open(readings, db=":memory:").close()
+    before = _kept(readings)[0].read_text()
+    readings.write_text(SHOP + "Customer has Phone.\n")
+    with arest.Tenant.open(readings, db=tmp_path / "new.db") as tenant:
+        fact_types = [f["id"] for f in arest.apply(tenant.state, "schema")[0]["fact_types"]]
+        assert "Customer_has_Phone" in fact_types
+    assert [path.read_text() != before for path in _kept(readings)] == [True]
+
+
+def test_a_damaged_or_foreign_kept_compile_is_not_used(tmp_path: Path) -> None:
+    readings = tmp_path / "shop.md"
+    readings.write_text(SHOP)
+    sources = api.read_files(readings)
+    path = artifact_path(sources)
+    assert path is not None
+    path.parent.mkdir()
+    key = artifact_key(readings_key(sources))
+    other = api.load_sources((("other.md", "Supplier(.id) is an entity type.\n"),))
+    for text in (f"{key}\n{{not json", f"another key\n{encode(other)}"):
+        path.write_text(text)
+        with arest.Tenant.open(readings, db=":memory:") as tenant:
+            assert tenant.state == api.load_sources(sources)
+        assert kept_compiled(sources, key) is not None  # replaced by the right one
