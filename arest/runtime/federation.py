@@ -44,7 +44,7 @@ from arest.system.backed import BACKED_BY
 from arest.system.commands import Command
 from arest.system.context import Context
 from arest.system.errors import Refusal
-from arest.system.federated import item_fields, joined_all
+from arest.system.federated import joined_all
 from arest.system.federated_reads import fetches
 from arest.system.links import plural
 from arest.system.provenance import Fetch, marked
@@ -284,17 +284,14 @@ class Federation:
             fetched.append((found, items, {"system": found.system, "url": url,
                                            "fetched_at": fetched_at}))
         try:
-            local, asserted = joined_all(state, [(found.noun, items)
-                                                 for found, items, _ in fetched])
-            given = [Fetch(found.noun,
-                           frozenset(item_fields(state, found.noun, item, "$")[0]
-                                     for item in items),
-                           frozenset(facts), source)
-                     for (found, items, source), facts in zip(fetched, asserted, strict=True)]
+            joined = joined_all(state, [(found.noun, items) for found, items, _ in fetched])
+            given = [Fetch(found.noun, ids, frozenset(facts), source)
+                     for (found, _, source), facts, ids
+                     in zip(fetched, joined.asserted, joined.ids, strict=True)]
         except Refusal as refusal:
             return _unmapped(state, fetched, refusal).envelope
-        out, _ = run(local, command, context)
-        return marked(local, command, out, given)
+        out, _ = run(joined.state, command, context)
+        return marked(joined.state, command, out, given)
 
     def _items(self, found: Backing, entity: str | None) -> tuple[list[Any], str, str]:
         """The JSON items a command reads (the entity's, or the collection's), the URL they
