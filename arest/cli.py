@@ -257,13 +257,14 @@ _OUTBOUND_TIMEOUT = click.option(
     "--outbound-timeout", type=click.FloatRange(min=0, min_open=True),
     default=DEFAULT_TIMEOUT, show_default=True, metavar="SECONDS",
     help="The deadline of one request to an external system (connect, headers, body,"
-         " redirects) whose readings give no Timeout Seconds; past it the read is"
-         " external_unavailable, status timeout (REST 504).")
+         " redirects): a ceiling, which a system's Timeout Seconds may lower, never raise;"
+         " past it the read is external_unavailable, status timeout (REST 504).")
 _OUTBOUND_MAX_BYTES = click.option(
     "--outbound-max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES,
     show_default=True, metavar="BYTES",
-    help="The longest body read from an external system whose readings give no Max Response"
-         " Bytes; a longer one is refused (external_unavailable, status too_large).")
+    help="The longest body read from an external system: a ceiling, which a system's Max"
+         " Response Bytes may lower, never raise; a longer one is refused"
+         " (external_unavailable, status too_large).")
 _OUTBOUND_CA_FILE = click.option(
     "--outbound-ca-file", metavar="PATH", callback=_ca_file,
     help="A PEM file of certificate authorities trusted for https external systems, besides"

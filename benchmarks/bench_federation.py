@@ -21,9 +21,9 @@ process's interpreter.  Two more rows show the floor of a fetch: ``outbound.fetc
 
 Layers, in the same process with no HTTP: for ``get`` (one item) and ``list`` (N items),
 ``json.loads`` of the system's body; ``joined`` (the items' facts joined to D,
-``arest/system/federated.py``); the ids of the fetched items (``item_fields``, which the
-runtime takes to mark each entity's ``source``); the command on the joined D
-(``arest.apply``); and the same command on the local noun, the baseline.
+``arest/system/federated.py``); the ids of the fetched items mapped alone (``item_fields``;
+the runtime takes them from the join to mark each entity's ``source``); the command on the
+joined D (``arest.apply``); and the same command on the local noun, the baseline.
 
 ``get`` reads the entity in the middle of the N; ``list`` reads all N (no limit).  After a
 warm-up of every row, the timed calls are sequential and interleaved in blocks (each block

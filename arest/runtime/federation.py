@@ -44,7 +44,7 @@ from arest.system.backed import BACKED_BY
 from arest.system.commands import Command
 from arest.system.context import Context
 from arest.system.errors import Refusal
-from arest.system.federated import item_fields, joined_all
+from arest.system.federated import joined_all
 from arest.system.federated_reads import fetches
 from arest.system.links import plural
 from arest.system.provenance import Fetch, marked
@@ -127,9 +127,11 @@ class Backing:
     prefix: str = ""
     """What goes before the secret, when the system places it (``Bearer``, ``Token``)."""
     timeout: float | None = None
-    """The deadline of one request to the system in seconds (None: the server's)."""
+    """The deadline of one request to the system in seconds, when below the server's
+    (None: the server's)."""
     max_bytes: int | None = None
-    """The longest body read from the system (None: the server's bound)."""
+    """The longest body read from the system, when below the server's (None: the
+    server's bound)."""
 
     @property
     def collection(self) -> str:
@@ -282,17 +284,14 @@ class Federation:
             fetched.append((found, items, {"system": found.system, "url": url,
                                            "fetched_at": fetched_at}))
         try:
-            local, asserted = joined_all(state, [(found.noun, items)
-                                                 for found, items, _ in fetched])
-            given = [Fetch(found.noun,
-                           frozenset(item_fields(state, found.noun, item, "$")[0]
-                                     for item in items),
-                           frozenset(facts), source)
-                     for (found, items, source), facts in zip(fetched, asserted, strict=True)]
+            joined = joined_all(state, [(found.noun, items) for found, items, _ in fetched])
+            given = [Fetch(found.noun, ids, frozenset(facts), source)
+                     for (found, _, source), facts, ids
+                     in zip(fetched, joined.asserted, joined.ids, strict=True)]
         except Refusal as refusal:
             return _unmapped(state, fetched, refusal).envelope
-        out, _ = run(local, command, context)
-        return marked(local, command, out, given)
+        out, _ = run(joined.state, command, context)
+        return marked(joined.state, command, out, given)
 
     def _items(self, found: Backing, entity: str | None) -> tuple[list[Any], str, str]:
         """The JSON items a command reads (the entity's, or the collection's), the URL they
@@ -345,19 +344,25 @@ class Federation:
         return body, fetched_at
 
     def policy_for(self, found: Backing) -> Policy:
-        """The operator's policy, with the system's own Timeout Seconds and Max Response
-        Bytes where its readings give them (the server's bounds are the defaults).
+        """The operator's policy, its timeout and size lowered to the system's own Timeout
+        Seconds and Max Response Bytes where its readings give smaller ones:
+
+            timeout(S) = min(server's timeout, S's Timeout Seconds)
+            max_bytes(S) = min(server's max bytes, S's Max Response Bytes)
+
+        The server's bounds are ceilings: whoever may write readings must not exceed the
+        operator's safety bound.
 
         >>> federation = Federation(Policy(timeout=10.0), {}, lambda: "now")
         >>> slow = Backing("Customer", "crm", "https://crm.test", "/customers", (), 0.0,
-        ...                timeout=30.0)
+        ...                timeout=30.0, max_bytes=1024)
         >>> federation.policy_for(slow).timeout, federation.policy_for(slow).max_bytes
-        (30.0, 8388608)
+        (10.0, 1024)
         """
         policy = self._policy
-        if found.timeout is not None:
+        if found.timeout is not None and found.timeout < policy.timeout:
             policy = replace(policy, timeout=found.timeout)
-        if found.max_bytes is not None:
+        if found.max_bytes is not None and found.max_bytes < policy.max_bytes:
             policy = replace(policy, max_bytes=found.max_bytes)
         return policy
 

@@ -14,7 +14,8 @@ and a body longer than ``max_bytes`` is refused without being kept.
 
 HTTPS trusts the certificate authorities of the system's store (OpenSSL's defaults, which
 ``SSL_CERT_FILE`` and ``SSL_CERT_DIR`` replace) and those of the policy's ``ca_file`` (the
-operator's ``--outbound-ca-file``) besides.
+operator's ``--outbound-ca-file``) besides.  The TLS context holding them is built at the
+first https request of a policy and kept by it (:class:`TlsContexts`), one per CA file.
 
 Every failure is the error ``external_unavailable`` with the ``system`` and a ``status``: the
 HTTP status the system answered, or a word (``timeout``, ``address_not_allowed``,
@@ -28,7 +29,9 @@ import http.client
 import ipaddress
 import socket
 import ssl
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -77,6 +80,49 @@ def networks(cidrs: Sequence[str]) -> tuple[Network, ...]:
     return tuple(out)
 
 
+TLS_CONTEXTS = 8
+"""The most TLS contexts a policy keeps (one per CA file; the least recently used goes)."""
+
+
+class TlsContexts:
+    """The TLS context of each CA file (None: the system's store alone), built once and
+    kept, at most ``limit``: building one reads the whole store, which costs far more than
+    the handshake it serves.  A context is shared by the threads that fetch (OpenSSL makes
+    each connection its own state); the lock guards only the table.
+
+    >>> contexts = TlsContexts(limit=1)
+    >>> contexts.context(None) is contexts.context(None), len(contexts)
+    (True, 1)
+    """
+
+    def __init__(self, limit: int = TLS_CONTEXTS) -> None:
+        self._limit = limit
+        self._contexts: OrderedDict[str | None, ssl.SSLContext] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def context(self, ca_file: str | None) -> ssl.SSLContext:
+        """The context trusting the system's store and the CA file's authorities besides;
+        ``OSError`` or ``ssl.SSLError`` when the file cannot be used (nothing is kept)."""
+        with self._lock:
+            found = self._contexts.get(ca_file)
+            if found is not None:
+                self._contexts.move_to_end(ca_file)
+                return found
+        built = ssl.create_default_context()
+        if ca_file is not None:
+            built.load_verify_locations(cafile=ca_file)
+        with self._lock:
+            kept = self._contexts.setdefault(ca_file, built)
+            self._contexts.move_to_end(ca_file)
+            while len(self._contexts) > self._limit:
+                self._contexts.popitem(last=False)
+        return kept
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._contexts)
+
+
 @dataclass(frozen=True)
 class Policy:
     """Where outbound requests may go and how much they may take."""
@@ -88,6 +134,9 @@ class Policy:
     resolver: Resolver = field(default=resolve, compare=False)
     ca_file: str | None = None
     """A PEM file of certificate authorities HTTPS trusts besides the system's store."""
+    tls: TlsContexts = field(default_factory=TlsContexts, compare=False, repr=False)
+    """The TLS contexts this policy's requests use (shared by the copies ``replace``
+    makes of it, as a system's own timeout or size does)."""
 
     def permits(self, address: str) -> bool:
         """A global address, or one inside an allowed range (an IPv4 address written as
@@ -171,10 +220,7 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
     """HTTPS to a checked address, the certificate checked against the URL's host name."""
 
     def __init__(self, host: str, address: str, port: int, timeout: float,
-                 ca_file: str | None) -> None:
-        context = ssl.create_default_context()
-        if ca_file is not None:
-            context.load_verify_locations(cafile=ca_file)
+                 context: ssl.SSLContext) -> None:
         super().__init__(host, port, timeout=timeout, context=context)
         self._address = address
 
@@ -184,10 +230,11 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
             sock, server_hostname=self.host)
 
 
-def _connection(target: _Target, timeout: float, ca_file: str | None
+def _connection(target: _Target, timeout: float, policy: Policy
                 ) -> http.client.HTTPConnection:
     if target.scheme == "https":
-        return _PinnedHTTPS(target.host, target.address, target.port, timeout, ca_file)
+        return _PinnedHTTPS(target.host, target.address, target.port, timeout,
+                            policy.tls.context(policy.ca_file))
     # http.client connects to the host it is given: the checked address, never a new lookup.
     return http.client.HTTPConnection(target.address, target.port, timeout=timeout)
 
@@ -204,7 +251,7 @@ def _once(target: _Target, headers: Mapping[str, str], policy: Policy, deadline:
     if remaining <= 0:
         raise unavailable(system, "timeout", f"{url} took longer than {policy.timeout} s")
     try:
-        connection = _connection(target, remaining, policy.ca_file)
+        connection = _connection(target, remaining, policy)
     except (OSError, ssl.SSLError) as error:
         raise unavailable(system, "certificate_not_trusted",
                           f"the CA file {policy.ca_file} cannot be used: "

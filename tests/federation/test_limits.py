@@ -1,7 +1,7 @@
 """A system's own Timeout Seconds and Max Response Bytes (its readings) bound each request to
-it; a system without them has the server's bounds (``--outbound-timeout``,
-``--outbound-max-bytes``).  Past a bound the read is ``external_unavailable`` and the tenant
-answers the next read."""
+it when below the server's bounds (``--outbound-timeout``, ``--outbound-max-bytes``), which
+are ceilings; a system without them has the server's.  Past a bound the read is
+``external_unavailable`` and the tenant answers the next read."""
 
 from __future__ import annotations
 
@@ -91,14 +91,28 @@ def test_without_readings_the_servers_bounds_hold(tmp_path: Path, api: Api) -> N
     assert slow["status"] == "timeout"
 
 
-def test_a_systems_reading_may_allow_more_than_the_servers_default(
+def test_a_systems_reading_above_the_servers_bound_is_held_to_the_servers_bound(
         tmp_path: Path, api: Api) -> None:
-    settings = "External System 'crm' has Max Response Bytes '2097152'."
-    small = Policy(LOOPBACK, timeout=5.0, max_bytes=1024)
+    settings = ("External System 'crm' has Max Response Bytes '2097152'.\n"
+                "External System 'crm' has Timeout Seconds '30'.")
+    small = Policy(LOOPBACK, timeout=0.5, max_bytes=1024)
     with tenant_for(tmp_path, api, "/huge", settings, small) as tenant:
-        out = tenant.call("list:Customer")  # a 1 MiB body that is an empty JSON list
+        large = tenant.call("list:Customer")["error"]  # a 1 MiB body: past the server's 1 KiB
+    with tenant_for(tmp_path, api, "/slow", settings, small) as tenant:
+        slow = tenant.call("list:Customer")["error"]  # a 10 s body: past the server's 0.5 s
         other = tenant.call("list:Supplier")  # within the server's 1 KiB
-    assert out == {**out, "items": [], "total": 0}
+    assert large["status"] == "too_large" and large["limit"] == 1024
+    assert slow["status"] == "timeout" and "0.5 s" in slow["message"]
+    assert other["total"] == 2
+
+
+def test_a_systems_reading_below_the_servers_bound_applies(tmp_path: Path, api: Api) -> None:
+    settings = "External System 'crm' has Max Response Bytes '100'."
+    with tenant_for(tmp_path, api, "/customers", settings,
+                    Policy(LOOPBACK, timeout=5.0)) as tenant:
+        held = tenant.call("list:Customer")["error"]  # two customers: more than 100 bytes
+        other = tenant.call("list:Supplier")  # the same body, under the server's 8 MiB
+    assert held["status"] == "too_large" and held["limit"] == 100
     assert other["total"] == 2
 
 

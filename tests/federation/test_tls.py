@@ -5,12 +5,13 @@ not; the certificate is checked against the URL's host."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from arest.runtime.federation import Federation
-from arest.runtime.outbound import Policy, fetch, networks
+from arest.runtime.outbound import Policy, TlsContexts, fetch, networks
 from arest.runtime.tenant import Tenant
 from arest.system.errors import Refusal
 from tests.federation.certificates import Certificates, make_certificates
@@ -84,3 +85,23 @@ def test_a_ca_file_that_cannot_be_read_is_said(https_api: Api, tmp_path: Path) -
     error = caught.value.envelope["error"]
     assert error["status"] == "certificate_not_trusted"
     assert "removed.pem cannot be used" in error["message"]
+
+
+def test_one_tls_context_serves_every_https_request_of_a_policy(
+        https_api: Api, certificates: Certificates) -> None:
+    trusted = Policy(LOOPBACK, timeout=5.0, ca_file=str(certificates.authority))
+    first = fetch(https_api.url + "/customers/acme", trusted, "crm")
+    assert len(trusted.tls) == 1  # built by the first request
+    context = trusted.tls.context(trusted.ca_file)
+    second = fetch(https_api.url + "/customers/bolt", replace(trusted, timeout=2.0), "crm")
+    assert first.status == second.status == 200
+    assert len(trusted.tls) == 1 and trusted.tls.context(trusted.ca_file) is context
+
+
+def test_the_tls_contexts_kept_are_bounded(certificates: Certificates, tmp_path: Path) -> None:
+    contexts = TlsContexts(limit=2)
+    files = [tmp_path / f"ca-{n}.pem" for n in range(3)]
+    for each in files:
+        each.write_bytes(certificates.authority.read_bytes())
+        contexts.context(str(each))
+    assert len(contexts) == 2
