@@ -25,6 +25,10 @@ share of the CPU the servers would have.  ``--db`` names a PostgreSQL database
 throwaway cluster is started for the run (``tests/postgres.py``: no ``fsync``, so commits
 cost CPU, not disk).
 
+``--before DIR`` adds, in the same run, the PostgreSQL candidates served by the arest package
+found in DIR (an earlier version, e.g. ``git archive <commit> arest | tar -x -C DIR``),
+named ``… (before)``: a before/after comparison on the same machine, load and cluster.
+
 Run ``python benchmarks/bench_scale.py`` (2,000 creates per candidate, about 2 minutes on 2
 cores), ``--quick`` for a smoke run.
 """
@@ -33,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -84,18 +89,22 @@ def _post(port: int, path: str, body: Any) -> int:
 
 
 @contextmanager
-def servers(db: str, count: int) -> Iterator[list[int]]:
+def servers(db: str, count: int, source: Path | None = None) -> Iterator[list[int]]:
     """``count`` servers of the orders readings on one database, once each listens; their
-    ports.  Started one after another (the first makes the schema), stopped at the end."""
+    ports.  Started one after another (the first makes the schema), stopped at the end.
+    ``source``: a folder holding the arest package to serve with (default: this one)."""
     started: list[subprocess.Popen[str]] = []
     ports: list[int] = []
+    environment = dict(os.environ)
+    if source is not None:
+        environment["PYTHONPATH"] = str(source)
     try:
         for _ in range(count):
             port = _free_port()
             server = subprocess.Popen(
                 [sys.executable, "-m", "arest", "serve", str(EXAMPLE), "--db", db,
                  "--port", str(port)], stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                text=True)
+                text=True, env=environment, cwd=source or ROOT)
             started.append(server)
             _listening(server, port)
             ports.append(port)
@@ -183,12 +192,20 @@ def raw_psycopg(url: str, schema: str, workload: str, creates: int, writers: int
     return _timed([writer(w, count) for w, count in enumerate(_spread(creates, writers))])
 
 
-def measure(url: str, creates: int, writers: int) -> list[dict[str, Any]]:
+def candidates(before: Path | None) -> list[str]:
+    """The candidates of a run: the PostgreSQL ones twice when an earlier arest is given."""
+    earlier = [] if before is None else [f"{c} (before)" for c in CANDIDATES
+                                          if c.startswith("PostgreSQL")]
+    return [*CANDIDATES, *earlier]
+
+
+def measure(url: str, creates: int, writers: int, before: Path | None = None
+            ) -> list[dict[str, Any]]:
     """Every candidate on every workload: creates per second."""
     results = []
     with tempfile.TemporaryDirectory() as folder:
         for index, workload in enumerate(WORKLOADS):
-            for candidate in CANDIDATES:
+            for candidate in candidates(before):
                 schema = f"bench_{index}_{len(results)}"
                 _log(f"{workload}: {candidate}")
                 if candidate == "raw psycopg":
@@ -197,7 +214,8 @@ def measure(url: str, creates: int, writers: int) -> list[dict[str, Any]]:
                     count = 1 if candidate.startswith("SQLite") else int(candidate.split()[1])
                     db = (str(Path(folder) / f"{schema}.db") if candidate.startswith("SQLite")
                           else f"{url}{'&' if '?' in url else '?'}tenant={schema}")
-                    with servers(db, count) as ports:
+                    source = before if candidate.endswith("(before)") else None
+                    with servers(db, count, source) as ports:
                         seconds = through_servers(ports, workload, creates, writers, "c")
                 results.append({"workload": workload, "candidate": candidate,
                                 "creates": creates, "seconds": seconds,
@@ -222,20 +240,23 @@ def main() -> None:
     parser.add_argument("--writers", type=int, default=8, help="client threads")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 80 creates")
     parser.add_argument("--json", type=Path, help="keep the raw results here")
+    parser.add_argument("--before", type=Path,
+                        help="a folder holding an earlier arest package to compare with")
     args = parser.parse_args()
     creates = 80 if args.quick else args.creates
     if args.db:
-        results = measure(args.db, creates, args.writers)
+        results = measure(args.db, creates, args.writers, args.before)
     else:
         with throwaway_database() as url:
-            results = measure(url, creates, args.writers)
+            results = measure(url, creates, args.writers, args.before)
     tables = []
     for workload in WORKLOADS:
         rows = {r["candidate"]: {"per_second": r["per_second"]} for r in results
                 if r["workload"] == workload}
         tables.append(f"### {workload}\n\n" + format_table(
             rows, [Column("per_second", "creates/s", "{:,.0f}")], BASELINE))
-    plan = {"creates": creates, "writers": args.writers, "candidates": list(CANDIDATES),
+    plan = {"creates": creates, "writers": args.writers,
+            "candidates": candidates(args.before),
             "workloads": list(WORKLOADS)}
     publish(interpreter_facts(), plan, results, "\n\n".join(tables), args.json)
 

@@ -33,6 +33,7 @@ from arest.compiler.rmap import Tables, ddl, relational_schema, views_of
 from arest.compiler.rmap.mirror import Statement, dropped_tables, mirror_changes
 from arest.compiler.rmap.mirror import mirror_population as population_statements
 from arest.compiler.rmap.names import quoted
+from arest.compiler.rmap.reach import ExportShape
 from arest.compiler.schema import schema_of
 from arest.forml2.bundled import metamodel
 from arest.runtime.digest import Delta
@@ -67,13 +68,14 @@ class MirroringStorage(Protocol):
 
 @dataclass(frozen=True)
 class Layout:
-    """The tables of one readings: the Rmap, its PostgreSQL DDL (views included) and its
-    digest."""
+    """The tables of one readings: the Rmap, its PostgreSQL DDL (views included), its
+    digest, and what reading a D's rows needs of the readings (worked out once)."""
 
     tables: Tables
     views: tuple[str, ...]
     script: str
     digest: str
+    shape: ExportShape
 
     @property
     def names(self) -> list[str]:
@@ -101,7 +103,8 @@ def layout_of(state: State) -> Layout:
                            " the name of one of arest's own tables in PostgreSQL: rename"
                            " that noun or fact type")
     digest = hashlib.sha256(script.encode()).hexdigest()[:16]
-    return Layout(tables, tuple(view.name for view in views.views), script, digest)
+    return Layout(tables, tuple(view.name for view in views.views), script, digest,
+                  ExportShape(state, tables))
 
 
 class Layouts:
@@ -145,7 +148,7 @@ def step(layouts: Layouts, before: State, after: State, delta: Delta,
     changes = None
     if was.digest == now.digest:
         changes = mirror_changes(now.tables, before, after, delta.added, delta.removed,
-                                 DIALECT)
+                                 DIALECT, now.shape)
     return Step(sequence - 1, was.digest, changes, sequence, now, after)
 
 
