@@ -5,8 +5,9 @@ reads the entries after the last one its D holds and takes in each: it applies t
 facts the entry recorded when they are the command's whole effect
 (:func:`arest.runtime.effects.applied`), and otherwise runs the command again with its
 recorded time and source (:func:`arest.runtime.recovery.replayed`); either way checked
-against the digest the entry recorded: :func:`replayed_entries`.  It does so when its own append loses the race for a sequence
-number, and, through a :class:`Follower`, whenever another process's commit is announced.
+against the digest the entry recorded: :func:`replayed_entries`.  It does so when its own
+append loses the race for a sequence number, and, through a :class:`Follower`, whenever
+another process's commit is announced.
 """
 
 from __future__ import annotations

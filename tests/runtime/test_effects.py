@@ -66,7 +66,7 @@ def journaled(calls: list[tuple[str, Any]]) -> tuple[State, list[Entry]]:
     state, digest, entries = base(), state_digest(base()), []
     for n, (key, request) in enumerate(calls):
         context = {"now": f"2026-01-01T00:00:{n:02d}Z", "source": "System"}
-        out, after, footprint = run_recording(state, parse_key(key, request),
+        _, after, footprint = run_recording(state, parse_key(key, request),
                                               read_context(context))
         if after is state:
             continue
@@ -79,9 +79,8 @@ def journaled(calls: list[tuple[str, Any]]) -> tuple[State, list[Entry]]:
 
 def followed(entries: list[Entry]) -> tuple[State, int]:
     """D as a follower reaches it: each entry applied when it can be, else run."""
-    state, digest = base(), state_digest(base())
-    for state, _, digest in replayed_entries("test", (state, 0, digest), entries):
-        pass
+    start = (base(), 0, state_digest(base()))
+    state, _, digest = [start, *replayed_entries("test", start, entries)][-1]
     return state, digest
 
 
