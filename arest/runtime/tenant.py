@@ -17,9 +17,11 @@ that gives the same D and the same outputs.  After ``OPTIMISTIC_ATTEMPTS`` confl
 command runs holding the lock, so it cannot starve.  A database is open in one process at a
 time, or, in PostgreSQL, by several (:mod:`arest.runtime.postgres`): then a command commits by
 appending its entry under the sequence number after the last it read, in the transaction
-that answers for it; a process whose append lost the race reads the entries it missed,
-runs them again (checked by their digests) and reruns its command only when they changed a
-cell of its footprint.  Each process follows the others' commits as they are announced.  A
+that answers for it, with those of the commands queued for the commit lock meanwhile
+(:mod:`arest.runtime.proposals`); a process whose append lost the race takes in the entries
+it missed (applying the facts they recorded, or running them again; checked by their
+digests: :mod:`arest.runtime.following`) and reruns a command only when they changed a cell
+of its footprint.  Each process follows the others' commits as they are announced.  A
 tenant holds at most ``max_snapshots`` snapshots: ``snapshot`` under a new label beyond that
 is refused (``limit_exceeded``) before it runs.
 A command given a budget (:mod:`arest.runtime.budget`) that spends it, or whose caller
@@ -48,13 +50,14 @@ from arest.runtime.budget import Budget, BudgetSpent
 from arest.runtime.codec import FORMAT as CODEC
 from arest.runtime.codec import Encoded, encode, encoded_cell
 from arest.runtime.database_url import is_postgresql, shown
-from arest.runtime.digest import Delta, asserted_delta, recorded, text
+from arest.runtime.digest import asserted_delta, recorded, text
 from arest.runtime.federation import Federation
 from arest.runtime.following import Follower, replayed_entries
 from arest.runtime.footprint import Footprint
 from arest.runtime.group_commit import GroupCommit
 from arest.runtime.lockfile import TenantLocked
-from arest.runtime.mirroring import Mirror, MirroringStorage, Step
+from arest.runtime.mirroring import Mirror, MirroringStorage
+from arest.runtime.proposals import Proposal
 from arest.runtime.recent import recent_facts
 from arest.runtime.recovery import ReplayError
 from arest.runtime.runner import changed_cells, run_recording
@@ -134,42 +137,6 @@ def _changed(before: State, state: State) -> dict[str, Encoded | None]:
 
 def _fact_count(state: State) -> int:
     return sum(len(cell) for cell in state.values() if isinstance(cell, Relation))
-
-
-class Proposal:
-    """A command ready to commit on a shared journal: its D′ on its snapshot, its delta and
-    mirror step there, and, once a batch took it, what came of it (D after it, or None to
-    run again; or the error that kept the batch)."""
-
-    def __init__(self, snapshot: State, after: State, footprint: Footprint | None,
-                 command: Pending, guarded: bool, delta: Delta, step: Step | None) -> None:
-        self.snapshot, self.after, self.footprint = snapshot, after, footprint
-        self.command, self.guarded, self.delta, self.step = command, guarded, delta, step
-        self.done = False
-        self.committed: tuple[State, int, int] | None = None
-        self.failed: BaseException | None = None
-
-    def finish(self, committed: tuple[State, int, int] | None) -> None:
-        self.committed, self.done = committed, True
-
-    def fail(self, error: BaseException) -> None:
-        self.failed = error if isinstance(error, StorageError) else StorageError(
-            f"the journal could not be written ({error})")
-        self.done = True
-
-
-def _on(proposal: Proposal, state: State) -> tuple[State, Delta, Step | None] | None:
-    """The proposal's D′, delta and mirror step on state (a D after its snapshot: its
-    written cells put onto it, the step to be worked out again); None when a cell of its
-    footprint changed since its snapshot, or a precondition read it."""
-    if state is proposal.snapshot:
-        return proposal.after, proposal.delta, proposal.step
-    footprint = proposal.footprint
-    if proposal.guarded or footprint is None or not footprint.unchanged(proposal.snapshot,
-                                                                        state):
-        return None
-    after = footprint.merged(state, proposal.after)
-    return after, asserted_delta(state, after, changed_cells(state, after, footprint)), None
 
 
 class Tenant:
@@ -447,7 +414,7 @@ class Tenant:
                 chain: list[tuple[Proposal, Pending, State, int, Any]] = []
                 state = current
                 for proposal in batch:
-                    prepared = _on(proposal, state)
+                    prepared = proposal.on(state)
                     if prepared is None:
                         proposal.finish(None)
                         continue
