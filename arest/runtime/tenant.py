@@ -377,9 +377,12 @@ class Tenant:
     def _proposal(self, snapshot: State, after: State, footprint: Footprint | None,
                   command: Pending, guarded: bool) -> Proposal:
         """A command's D′ on its snapshot, with its delta and mirror step worked out now,
-        outside the commit lock (used as they are when it commits on that snapshot)."""
+        outside the commit lock (used as they are when it commits on that snapshot).  The
+        step is left to the commit when D has moved already: it would be worked out again
+        on the D it lands on, or not at all (the command runs again)."""
         delta = asserted_delta(snapshot, after, changed_cells(snapshot, after, footprint))
-        step = None if self._mirror is None else self._mirror.step(snapshot, after, delta)
+        step = (None if self._mirror is None or self._current[0] is not snapshot
+                else self._mirror.step(snapshot, after, delta))
         return Proposal(snapshot, after, footprint, command, guarded, delta, step)
 
     def _commit_shared(self, storage: SharedStorage, proposal: Proposal, holding: bool
