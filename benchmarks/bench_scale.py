@@ -25,6 +25,17 @@ share of the CPU the servers would have.  ``--db`` names a PostgreSQL database
 throwaway cluster is started for the run (``tests/postgres.py``: no ``fsync``, so commits
 cost CPU, not disk).
 
+A third table, in this process and without a database: how many journal entries per second
+a server following the journal takes in, on one journal of creates (Customers and Products
+in turn, after 200 of each): ``applying`` the facts each entry recorded (what a server does
+now, checked by the digest) against ``running again`` each command through SYSTEM (checked
+by the digest too: what a server did before, and still does for an entry whose facts are
+not its whole effect).  ``--following-only`` measures that alone.
+
+``--before DIR`` adds, in the same run, the PostgreSQL candidates served by the arest package
+found in DIR (an earlier version, e.g. ``git archive <commit> arest | tar -x -C DIR``),
+named ``… (before)``: a before/after comparison on the same machine, load and cluster.
+
 Run ``python benchmarks/bench_scale.py`` (2,000 creates per candidate, about 2 minutes on 2
 cores), ``--quick`` for a smoke run.
 """
@@ -33,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -84,18 +96,22 @@ def _post(port: int, path: str, body: Any) -> int:
 
 
 @contextmanager
-def servers(db: str, count: int) -> Iterator[list[int]]:
+def servers(db: str, count: int, source: Path | None = None) -> Iterator[list[int]]:
     """``count`` servers of the orders readings on one database, once each listens; their
-    ports.  Started one after another (the first makes the schema), stopped at the end."""
+    ports.  Started one after another (the first makes the schema), stopped at the end.
+    ``source``: a folder holding the arest package to serve with (default: this one)."""
     started: list[subprocess.Popen[str]] = []
     ports: list[int] = []
+    environment = dict(os.environ)
+    if source is not None:
+        environment["PYTHONPATH"] = str(source)
     try:
         for _ in range(count):
             port = _free_port()
             server = subprocess.Popen(
                 [sys.executable, "-m", "arest", "serve", str(EXAMPLE), "--db", db,
                  "--port", str(port)], stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                text=True)
+                text=True, env=environment, cwd=source or ROOT)
             started.append(server)
             _listening(server, port)
             ports.append(port)
@@ -183,12 +199,23 @@ def raw_psycopg(url: str, schema: str, workload: str, creates: int, writers: int
     return _timed([writer(w, count) for w, count in enumerate(_spread(creates, writers))])
 
 
-def measure(url: str, creates: int, writers: int) -> list[dict[str, Any]]:
+def candidates(before: Path | None) -> list[str]:
+    """The candidates of a run: each PostgreSQL one followed by its earlier arest when one
+    is given (side by side, so that a machine whose load drifts colours both alike)."""
+    if before is None:
+        return list(CANDIDATES)
+    return [named for candidate in CANDIDATES for named in (
+        (candidate, f"{candidate} (before)") if candidate.startswith("PostgreSQL")
+        else (candidate,))]
+
+
+def measure(url: str, creates: int, writers: int, before: Path | None = None
+            ) -> list[dict[str, Any]]:
     """Every candidate on every workload: creates per second."""
     results = []
     with tempfile.TemporaryDirectory() as folder:
         for index, workload in enumerate(WORKLOADS):
-            for candidate in CANDIDATES:
+            for candidate in candidates(before):
                 schema = f"bench_{index}_{len(results)}"
                 _log(f"{workload}: {candidate}")
                 if candidate == "raw psycopg":
@@ -197,11 +224,64 @@ def measure(url: str, creates: int, writers: int) -> list[dict[str, Any]]:
                     count = 1 if candidate.startswith("SQLite") else int(candidate.split()[1])
                     db = (str(Path(folder) / f"{schema}.db") if candidate.startswith("SQLite")
                           else f"{url}{'&' if '?' in url else '?'}tenant={schema}")
-                    with servers(db, count) as ports:
+                    source = before if candidate.endswith("(before)") else None
+                    with servers(db, count, source) as ports:
                         seconds = through_servers(ports, workload, creates, writers, "c")
                 results.append({"workload": workload, "candidate": candidate,
                                 "creates": creates, "seconds": seconds,
                                 "per_second": creates / seconds})
+    return results
+
+
+def following_rates(entries: int) -> list[dict[str, Any]]:
+    """Entries per second a follower takes in, applying recorded facts or running commands,
+    over the same journal of ``entries`` creates (after 400 that fill the populations)."""
+    from arest.api import load_sources, read_files
+    from arest.runtime.digest import asserted_delta, recorded, state_digest, text
+    from arest.runtime.effects import applied
+    from arest.runtime.recovery import replayed
+    from arest.runtime.runner import changed_cells, run_recording
+    from arest.runtime.storage import Entry
+    from arest.system.commands import parse_key
+    from arest.system.context import read_context
+
+    state = load_sources(read_files(EXAMPLE))
+    digest, journal = state_digest(state), []
+    for n in range(400 + entries):
+        key = "create:Product" if n % 2 else "create:Customer"
+        request = {"id": f"f{n}", "Name": f"N{n}"}
+        context = {"now": "2026-01-01T00:00:00Z", "source": "System"}
+        _, after, footprint = run_recording(state, parse_key(key, request),
+                                            read_context(context))
+        digest, facts = recorded(digest, asserted_delta(state, after,
+                                                        changed_cells(state, after, footprint)))
+        journal.append(Entry(n + 1, key, request, context, text(digest), facts))
+        state = after
+    start = journal[:400]
+    state = load_sources(read_files(EXAMPLE))
+    digest = state_digest(state)
+    for entry in start:
+        state, digest = replayed("bench", state, digest, entry, True)
+
+    def applying() -> None:
+        current = (state, digest)
+        for entry in journal[400:]:
+            taken = applied(*current, entry)
+            assert taken is not None, entry
+            current = taken
+
+    def running() -> None:
+        current = (state, digest)
+        for entry in journal[400:]:
+            current = replayed("bench", *current, entry, True)
+
+    results = []
+    for name, follow in (("running again", running), ("applying", applying)):
+        began = time.perf_counter()
+        follow()
+        seconds = time.perf_counter() - began
+        results.append({"workload": "following", "candidate": name, "creates": entries,
+                        "seconds": seconds, "per_second": entries / seconds})
     return results
 
 
@@ -222,20 +302,33 @@ def main() -> None:
     parser.add_argument("--writers", type=int, default=8, help="client threads")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 80 creates")
     parser.add_argument("--json", type=Path, help="keep the raw results here")
+    parser.add_argument("--following-only", action="store_true",
+                        help="measure only how fast a follower takes entries in")
+    parser.add_argument("--before", type=Path,
+                        help="a folder holding an earlier arest package to compare with")
     args = parser.parse_args()
     creates = 80 if args.quick else args.creates
-    if args.db:
-        results = measure(args.db, creates, args.writers)
+    results = following_rates(creates)
+    if args.following_only:
+        pass
+    elif args.db:
+        results += measure(args.db, creates, args.writers, args.before)
     else:
         with throwaway_database() as url:
-            results = measure(url, creates, args.writers)
-    tables = []
+            results += measure(url, creates, args.writers, args.before)
+    tables = ["### following\n\n" + format_table(
+        {r["candidate"]: {"per_second": r["per_second"]} for r in results
+         if r["workload"] == "following"},
+        [Column("per_second", "entries/s", "{:,.0f}")], "running again")]
     for workload in WORKLOADS:
+        if not any(r["workload"] == workload for r in results):
+            continue
         rows = {r["candidate"]: {"per_second": r["per_second"]} for r in results
                 if r["workload"] == workload}
         tables.append(f"### {workload}\n\n" + format_table(
             rows, [Column("per_second", "creates/s", "{:,.0f}")], BASELINE))
-    plan = {"creates": creates, "writers": args.writers, "candidates": list(CANDIDATES),
+    plan = {"creates": creates, "writers": args.writers,
+            "candidates": candidates(args.before),
             "workloads": list(WORKLOADS)}
     publish(interpreter_facts(), plan, results, "\n\n".join(tables), args.json)
 

@@ -35,7 +35,7 @@ from json.encoder import encode_basestring
 from typing import Final
 
 from arest.algebra import State
-from arest.algebra.relations import Cell, Fact, Relation
+from arest.algebra.relations import ASSERTED, Cell, Fact, Relation
 from arest.compiler.cells import is_asserted_cell
 from arest.system.derive import is_derived
 
@@ -98,10 +98,13 @@ def state_digest(state: State) -> int:
 
 @dataclass
 class Delta:
-    """The asserted facts a command added and removed, as (cell, fact) pairs."""
+    """The asserted facts a command added and removed, as (cell, fact) pairs; ``exact``
+    when they are all it changed (every cell it wrote is a relation whose only changes are
+    those facts, plain assertions): then D′ is D with them applied."""
 
     added: list[tuple[str, Fact]] = field(default_factory=list)
     removed: list[tuple[str, Fact]] = field(default_factory=list)
+    exact: bool = False
 
     def __bool__(self) -> bool:
         return bool(self.added or self.removed)
@@ -112,24 +115,35 @@ def asserted_delta(before: State, after: State, cells: Iterable[str]) -> Delta:
     the named cells (those the command may have written; the others must be the same).
     Costs the edits between the two versions of each changed relation
     (:meth:`Relation.changes_since`), not their size."""
-    delta = Delta()
+    delta = Delta(exact=True)
     added, removed = delta.added, delta.removed
     for cell in cells:
         old, new = before.get(cell), after.get(cell)
-        if old is new or is_asserted_cell(cell):
+        if old is new:
+            continue
+        if is_asserted_cell(cell):
+            delta.exact = False
             continue
         if isinstance(old, Relation) and isinstance(new, Relation):
             for fact, was, now in new.changes_since(old):
+                if not (_plain(was) and _plain(now)):
+                    delta.exact = False
                 # A fact is asserted when it is there with a payload that is no support.
                 if (was is not None and not is_derived(was)) != (
                         now is not None and not is_derived(now)):
                     (removed if now is None or is_derived(now) else added).append((cell, fact))
             continue
+        delta.exact = False
         if isinstance(old, Relation):
             removed.extend((cell, fact) for fact, p in old.items() if not is_derived(p))
         if isinstance(new, Relation):
             added.extend((cell, fact) for fact, p in new.items() if not is_derived(p))
     return delta
+
+
+def _plain(payload: object) -> bool:
+    """Whether a payload is absence or a plain assertion (no derivation's support)."""
+    return payload is None or payload is ASSERTED
 
 
 def advanced(digest: int, delta: Delta) -> int:
@@ -142,10 +156,13 @@ def advanced(digest: int, delta: Delta) -> int:
 def recorded(digest: int, delta: Delta) -> tuple[int, str]:
     """The digest after delta, and delta as the journal keeps it: the JSON
     ``{"+": [[cell, [values…]], …], "-": […]}``, empty lists left out (one encoding per fact
-    serves both).
+    serves both), with ``"exact": true`` when the delta is all the command changed (a
+    follower then applies it: :mod:`arest.runtime.effects`).
 
     >>> recorded(0, Delta(added=[("R", ("a", "x"))]))[1]
     '{"+":[["R",["a","x"]]]}'
+    >>> recorded(0, Delta(removed=[("R", ("a", "x"))], exact=True))[1]
+    '{"-":[["R",["a","x"]]],"exact":true}'
     """
     parts = []
     for sign, facts in ((1, delta.added), (-1, delta.removed)):
@@ -153,6 +170,8 @@ def recorded(digest: int, delta: Delta) -> tuple[int, str]:
             texts = [fact_text(cell, fact) for cell, fact in facts]
             digest += sign * sum(map(text_hash, texts))
             parts.append(f'"{"+" if sign > 0 else "-"}":[{",".join(texts)}]')
+    if delta.exact:
+        parts.append('"exact":true')
     return digest % MODULUS, "{" + ",".join(parts) + "}"
 
 

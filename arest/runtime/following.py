@@ -1,10 +1,13 @@
-"""Following a shared journal: the commands other processes kept, run here too.
+"""Following a shared journal: the commands other processes kept, taken in here too.
 
 A tenant on a journal other processes append to (:class:`~arest.runtime.storage.SharedStorage`)
-reads the entries after the last one its D holds and runs each again with its recorded time
-and source, checked against the digest it recorded (:func:`arest.runtime.recovery.replayed`):
-:func:`replayed_entries`.  It does so when its own append loses the race for a sequence
-number, and, through a :class:`Follower`, whenever another process's commit is announced.
+reads the entries after the last one its D holds and takes in each: it applies the asserted
+facts the entry recorded when they are the command's whole effect
+(:func:`arest.runtime.effects.applied`), and otherwise runs the command again with its
+recorded time and source (:func:`arest.runtime.recovery.replayed`); either way checked
+against the digest the entry recorded: :func:`replayed_entries`.  It does so when its own
+append loses the race for a sequence number, and, through a :class:`Follower`, whenever
+another process's commit is announced.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 
 from arest.algebra import State
+from arest.runtime.effects import applied
 from arest.runtime.recovery import ReplayError, replayed
 from arest.runtime.storage import Entry, SharedStorage, StorageError
 
@@ -27,15 +31,17 @@ Current = tuple[State, int, int]
 
 def replayed_entries(shown_as: str, current: Current, entries: Iterable[Entry]
                      ) -> Iterator[Current]:
-    """D after each of the entries that follow ``current``, in order, each checked by its
-    digest; :class:`StorageError` when the journal skips a sequence number or an entry
-    replays to other asserted facts than it recorded."""
+    """D after each of the entries that follow ``current``, in order, each applied or run
+    again and checked by its digest; :class:`StorageError` when the journal skips a
+    sequence number or an entry replays to other asserted facts than it recorded."""
     state, sequence, digest = current
     for entry in entries:
         if entry.sequence != sequence + 1:
             raise StorageError(f"{shown_as}: the journal skips from entry {sequence} to"
                                f" {entry.sequence}")
-        state, digest = replayed(shown_as, state, digest, entry, True)
+        taken = applied(state, digest, entry)
+        state, digest = taken if taken is not None else replayed(shown_as, state, digest,
+                                                                 entry, True)
         sequence = entry.sequence
         yield state, sequence, digest
 

@@ -25,7 +25,7 @@ import hashlib
 import json
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol, runtime_checkable
 
 from arest.algebra import State
@@ -33,6 +33,7 @@ from arest.compiler.rmap import Tables, ddl, relational_schema, views_of
 from arest.compiler.rmap.mirror import Statement, dropped_tables, mirror_changes
 from arest.compiler.rmap.mirror import mirror_population as population_statements
 from arest.compiler.rmap.names import quoted
+from arest.compiler.rmap.reach import ExportShape
 from arest.compiler.schema import schema_of
 from arest.forml2.bundled import metamodel
 from arest.runtime.digest import Delta
@@ -67,13 +68,14 @@ class MirroringStorage(Protocol):
 
 @dataclass(frozen=True)
 class Layout:
-    """The tables of one readings: the Rmap, its PostgreSQL DDL (views included) and its
-    digest."""
+    """The tables of one readings: the Rmap, its PostgreSQL DDL (views included), its
+    digest, and what reading a D's rows needs of the readings (worked out once)."""
 
     tables: Tables
     views: tuple[str, ...]
     script: str
     digest: str
+    shape: ExportShape
 
     @property
     def names(self) -> list[str]:
@@ -101,7 +103,8 @@ def layout_of(state: State) -> Layout:
                            " the name of one of arest's own tables in PostgreSQL: rename"
                            " that noun or fact type")
     digest = hashlib.sha256(script.encode()).hexdigest()[:16]
-    return Layout(tables, tuple(view.name for view in views.views), script, digest)
+    return Layout(tables, tuple(view.name for view in views.views), script, digest,
+                  ExportShape(state, tables))
 
 
 class Layouts:
@@ -145,7 +148,7 @@ def step(layouts: Layouts, before: State, after: State, delta: Delta,
     changes = None
     if was.digest == now.digest:
         changes = mirror_changes(now.tables, before, after, delta.added, delta.removed,
-                                 DIALECT)
+                                 DIALECT, now.shape)
     return Step(sequence - 1, was.digest, changes, sequence, now, after)
 
 
@@ -156,47 +159,58 @@ def current(layouts: Layouts, state: State, sequence: int) -> Step:
     return Step(sequence, layout.digest, [], sequence, layout, state)
 
 
-def run(taken: Step, connection: Executes) -> None:
-    """Take the tables to the step's entry on the connection, in its transaction (the
-    tenant's schema first on its search path), and record where they are."""
+def run(steps: Sequence[Step], connection: Executes) -> None:
+    """Take the tables through the steps' entries in turn on the connection, in its
+    transaction (the tenant's schema first on its search path), and record where they are."""
     row = connection.execute("SELECT value FROM arest_meta WHERE name = 'mirror'").fetchone()
     kept: dict[str, Any] = json.loads(row[0]) if row is not None else {}
     mirrors = (kept.get("sequence"), kept.get("layout"))
-    if taken.changes is not None and mirrors == (taken.since, taken.was):
-        statements = taken.changes
-    else:
-        for kind in ("view", "table"):
-            for name in kept.get(f"{kind}s", []):
-                connection.execute(f"DROP {kind.upper()} IF EXISTS"
-                                   f" {quoted(name, DIALECT)} CASCADE")
-        for statement in dropped_tables(taken.layout.tables, DIALECT):
-            connection.execute(statement.sql)
-        connection.execute(taken.layout.script)
-        statements = population_statements(taken.layout.tables, taken.state, DIALECT)
-    for statement in statements:
-        connection.execute(statement.sql, statement.parameters)
-    record = json.dumps({"sequence": taken.sequence, "layout": taken.layout.digest,
-                         "tables": taken.layout.names, "views": list(taken.layout.views)})
+    made = {"tables": kept.get("tables", []), "views": kept.get("views", [])}
+    for taken in steps:
+        if taken.changes is not None and mirrors == (taken.since, taken.was):
+            statements = taken.changes
+        else:
+            for kind in ("view", "table"):
+                for name in made[f"{kind}s"]:
+                    connection.execute(f"DROP {kind.upper()} IF EXISTS"
+                                       f" {quoted(name, DIALECT)} CASCADE")
+            for statement in dropped_tables(taken.layout.tables, DIALECT):
+                connection.execute(statement.sql)
+            connection.execute(taken.layout.script)
+            statements = population_statements(taken.layout.tables, taken.state, DIALECT)
+            made = {"tables": taken.layout.names, "views": list(taken.layout.views)}
+        for statement in statements:
+            connection.execute(statement.sql, statement.parameters)
+        mirrors = (taken.sequence, taken.layout.digest)
+    record = json.dumps({"sequence": mirrors[0], "layout": mirrors[1], **made})
     connection.execute("INSERT INTO arest_meta VALUES ('mirror', %s) ON CONFLICT (name)"
                        " DO UPDATE SET value = excluded.value", (record,))
 
 
 class Mirror:
-    """A tenant's mirror: its appends carry the mirror's step, and :meth:`bring_to` makes
-    the tables mirror D on open."""
+    """A tenant's mirror: its appends carry the mirror's steps, and :meth:`bring_to` makes
+    the tables mirror D on open.  A step may be worked out before its entry is numbered
+    (outside the tenant's commit lock), and numbered when it is appended."""
 
     def __init__(self, storage: MirroringStorage) -> None:
         self._storage = storage
         self._layouts = Layouts()
 
-    def append(self, entry: Pending, before: State, after: State, delta: Delta) -> None:
-        """Append the entry taking D to D′, the tables following in its transaction."""
-        taken = step(self._layouts, before, after, delta, entry.sequence)
-        self._storage.append([entry], within=lambda connection: run(taken, connection))
+    def step(self, before: State, after: State, delta: Delta, sequence: int = 0) -> Step:
+        """The step taking the tables from D to D′, as entry ``sequence``."""
+        return step(self._layouts, before, after, delta, sequence)
+
+    def append(self, batch: Sequence[tuple[Pending, Step]]) -> None:
+        """Append the entries, each taking the tables a step further, in one transaction;
+        a step worked out before its entry was numbered takes the entry's number."""
+        steps = [replace(taken, since=entry.sequence - 1, sequence=entry.sequence)
+                 for entry, taken in batch]
+        self._storage.append([entry for entry, _ in batch],
+                             within=lambda connection: run(steps, connection))
 
     def bring_to(self, state: State, sequence: int) -> bool:
         """Make the tables mirror D, the journal's entry ``sequence``, unless they do; False
         (nothing done) when the journal has gone past it."""
         taken = current(self._layouts, state, sequence)
         return self._storage.at_last_entry(sequence,
-                                           lambda connection: run(taken, connection))
+                                           lambda connection: run([taken], connection))

@@ -17,9 +17,11 @@ that gives the same D and the same outputs.  After ``OPTIMISTIC_ATTEMPTS`` confl
 command runs holding the lock, so it cannot starve.  A database is open in one process at a
 time, or, in PostgreSQL, by several (:mod:`arest.runtime.postgres`): then a command commits by
 appending its entry under the sequence number after the last it read, in the transaction
-that answers for it; a process whose append lost the race reads the entries it missed,
-runs them again (checked by their digests) and reruns its command only when they changed a
-cell of its footprint.  Each process follows the others' commits as they are announced.  A
+that answers for it, with those of the commands queued for the commit lock meanwhile
+(:mod:`arest.runtime.proposals`); a process whose append lost the race takes in the entries
+it missed (applying the facts they recorded, or running them again; checked by their
+digests: :mod:`arest.runtime.following`) and reruns a command only when they changed a cell
+of its footprint.  Each process follows the others' commits as they are announced.  A
 tenant holds at most ``max_snapshots`` snapshots: ``snapshot`` under a new label beyond that
 is refused (``limit_exceeded``) before it runs.
 A command given a budget (:mod:`arest.runtime.budget`) that spends it, or whose caller
@@ -52,6 +54,7 @@ from arest.runtime.digest import asserted_delta, recorded, text
 from arest.runtime.footprint import Footprint
 from arest.runtime.group_commit import GroupCommit
 from arest.runtime.lockfile import TenantLocked
+from arest.runtime.proposals import Proposal
 from arest.runtime.recovery import ReplayError
 from arest.runtime.runner import changed_cells, run_recording
 from arest.runtime.storage import (
@@ -163,7 +166,11 @@ class Tenant:
         self._clock = clock
         self._limits = Limits(snapshots=max_snapshots)
         self._committing = threading.Lock()
-        """Held to check a footprint, install a D′ and queue its journal entry."""
+        """Held to check a footprint, install a D′ and queue its journal entry (or, on a
+        shared journal, append the entries of the proposals queued)."""
+        self._proposing = threading.Lock()
+        self._proposals: list[Proposal] = []
+        """Commands on a shared journal waiting for the commit lock, ready to append."""
         self._checkpointing = threading.Lock()
         self._checkpointed = recovered.checkpointed
         self._checkpoint_sequence = recovered.checkpoint_sequence
@@ -301,11 +308,17 @@ class Tenant:
                         attempt = max(attempt, OPTIMISTIC_ATTEMPTS)
                         continue
                 else:
-                    inner: AbstractContextManager[Any] = (nullcontext() if exclusive
-                                                          else self._committing)
-                    with inner:
-                        committed = self._commit(snapshot, after, footprint, command.key,
-                                                 encoded, context, precondition is not None)
+                    if self._shared is not None:
+                        committed = self._commit_shared(self._shared, self._proposal(
+                            snapshot, after, footprint, Pending(
+                                0, command.key, encoded, _context_text(context), "", ""),
+                            precondition is not None), holding=exclusive)
+                    else:
+                        inner: AbstractContextManager[Any] = (nullcontext() if exclusive
+                                                              else self._committing)
+                        with inner:
+                            committed = self._commit(snapshot, after, footprint, command.key,
+                                                     encoded, context)
                     if committed is None:
                         attempt += 1
                         continue
@@ -359,15 +372,9 @@ class Tenant:
             return spent.envelope, snapshot, None
 
     def _commit(self, snapshot: State, after: State, footprint: Footprint | None, key: str,
-                request: str, context: Context, guarded: bool = False
-                ) -> tuple[State, int, int] | None:
+                request: str, context: Context) -> tuple[State, int, int] | None:
         """Install the command's D′ and queue its journal entry, unless a cell of its
-        footprint changed since its snapshot (None: run it again).  Holds the commit lock.
-        ``guarded``: a precondition read the snapshot too (matters on a shared journal)."""
-        if self._shared is not None:
-            return self._commit_shared(self._shared, snapshot, after, footprint, key,
-                                       Pending(0, key, request, _context_text(context), "", ""),
-                                       guarded)
+        footprint changed since its snapshot (None: run it again).  Holds the commit lock."""
         current, sequence, digest = self._current
         if current is not snapshot:
             if footprint is None or not footprint.unchanged(snapshot, current):
@@ -381,36 +388,83 @@ class Tenant:
         self._current = (after, sequence, digest)
         return self._current
 
-    def _commit_shared(self, storage: SharedStorage, snapshot: State, after: State,
-                       footprint: Footprint | None, key: str, command: Pending, guarded: bool
+    def _proposal(self, snapshot: State, after: State, footprint: Footprint | None,
+                  command: Pending, guarded: bool) -> Proposal:
+        """A command's D′ on its snapshot, with its delta and mirror step worked out now,
+        outside the commit lock (used as they are when it commits on that snapshot).  The
+        step is left to the commit when D has moved already: it would be worked out again
+        on the D it lands on, or not at all (the command runs again)."""
+        delta = asserted_delta(snapshot, after, changed_cells(snapshot, after, footprint))
+        step = (None if self._mirror is None or self._current[0] is not snapshot
+                else self._mirror.step(snapshot, after, delta))
+        return Proposal(snapshot, after, footprint, command, guarded, delta, step)
+
+    def _commit_shared(self, storage: SharedStorage, proposal: Proposal, holding: bool
                        ) -> tuple[State, int, int] | None:
-        """Append the command's entry to the shared journal after the last entry this tenant
-        holds, then install D′; when another process appended first, catch up and try again,
-        unless what it appended changed a cell of the footprint (None: run it again).  A
-        command with a precondition merges nothing: the precondition read more than its
-        footprint.  Holds the commit lock."""
-        while True:
-            current, sequence, digest = self._current
-            if current is not snapshot:
-                if guarded or footprint is None or not footprint.unchanged(snapshot, current):
-                    return None
-                after = footprint.merged(current, after)
-                snapshot = current
-            delta = asserted_delta(current, after, changed_cells(current, after, footprint))
-            digest, facts = recorded(digest, delta)
-            entry = command._replace(sequence=sequence + 1, digest=text(digest), facts=facts)
-            try:
-                if self._mirror is None:
-                    storage.append([entry])
-                else:
-                    self._mirror.append(entry, current, after, delta)
-            except JournalMoved:
-                self._catch_up(storage)
-                continue
-            # Durable before it is installed: whoever reads this D finds it in the journal.
-            self._journal.kept(entry.sequence)
-            self._current = (after, entry.sequence, digest)
-            return self._current
+        """Commit the proposal with those other threads queued meanwhile, in one transaction
+        (:meth:`_commit_batch`); D after it, or None when it must run again.  ``holding``:
+        this thread holds the commit lock already."""
+        with self._proposing:
+            self._proposals.append(proposal)
+        with nullcontext() if holding else self._committing:
+            if not proposal.done:
+                with self._proposing:
+                    queued, self._proposals = self._proposals, []
+                # The lock holder's own first: it may have run on the latest D, exclusively.
+                self._commit_batch(storage, [proposal, *(p for p in queued
+                                                         if p is not proposal)])
+        if proposal.failed is not None:
+            raise proposal.failed
+        return proposal.committed
+
+    def _commit_batch(self, storage: SharedStorage, batch: list[Proposal]) -> None:
+        """Append the batch's entries to the shared journal after the last entry this tenant
+        holds, in one transaction, then install D′; when another process appended first,
+        catch up and try again.  Each proposal is checked against the D it is appended on,
+        as if alone: when a cell of its footprint changed since its snapshot, it is left
+        out (None: run it again), else its written cells go onto that D.  One with a
+        precondition merges nothing: the precondition read more than its footprint.  Holds
+        the commit lock; every proposal of the batch is done when this returns."""
+        try:
+            while batch:
+                current, sequence, digest = self._current
+                chain: list[tuple[Proposal, Pending, State, int, Any]] = []
+                state = current
+                for proposal in batch:
+                    prepared = proposal.on(state)
+                    if prepared is None:
+                        proposal.finish(None)
+                        continue
+                    after, delta, step = prepared
+                    if step is None and self._mirror is not None:
+                        step = self._mirror.step(state, after, delta)
+                    digest, facts = recorded(digest, delta)
+                    sequence += 1
+                    entry = proposal.command._replace(sequence=sequence, digest=text(digest),
+                                                      facts=facts)
+                    chain.append((proposal, entry, after, digest, step))
+                    state = after
+                try:
+                    if self._mirror is None:
+                        storage.append([entry for _, entry, _, _, _ in chain])
+                    else:
+                        self._mirror.append([(entry, step) for _, entry, _, _, step in chain])
+                except JournalMoved:
+                    self._catch_up(storage)
+                    batch = [proposal for proposal, *_ in chain]
+                    continue
+                # Durable before it is installed: whoever reads this D finds it in the journal.
+                if chain:
+                    self._journal.kept(sequence)
+                    self._current = (state, sequence, digest)
+                for proposal, entry, after, digest, _ in chain:
+                    proposal.finish((after, entry.sequence, digest))
+                return
+        except BaseException as error:
+            for proposal in batch:
+                if not proposal.done:
+                    proposal.fail(error)
+            raise
 
     def _catch_up(self, storage: SharedStorage) -> None:
         """Run the entries other processes appended since the last one D holds, installing D

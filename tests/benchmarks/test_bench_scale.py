@@ -28,7 +28,9 @@ def test_a_tiny_run_measures_every_candidate_on_both_workloads(pg_database: Data
     measured = {(r["workload"], r["candidate"]) for r in results}
     assert measured == {(w, c) for w in ("disjoint cells", "contended cell")
                         for c in ("raw psycopg", "SQLite, 1 process", "PostgreSQL, 1 process",
-                                  "PostgreSQL, 2 processes", "PostgreSQL, 4 processes")}
+                                  "PostgreSQL, 2 processes", "PostgreSQL, 4 processes")} | {
+        ("following", "running again"), ("following", "applying")}
+    assert "### following" in ran.stdout
     assert all(r["creates"] == 16 and r["per_second"] > 0 for r in results)
     # The two servers of the disjoint run kept each create once, and mirrored it.
     assert query(pg_database, "SELECT count(*), count(DISTINCT input::json->>'id') FROM"

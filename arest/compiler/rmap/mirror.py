@@ -39,7 +39,7 @@ from arest.compiler.rmap.ddl import DIALECTS, literal
 from arest.compiler.rmap.export import Row, Value, insert_order, rows
 from arest.compiler.rmap.model import Table, Tables
 from arest.compiler.rmap.names import quoted
-from arest.compiler.rmap.reach import ExportRows, Reach
+from arest.compiler.rmap.reach import ExportRows, ExportShape, Reach
 
 PLACEHOLDERS = {"sqlite": "?", "postgresql": "%s"}
 """Each dialect's parameter placeholder: ``sqlite3``'s qmark, psycopg's format style."""
@@ -95,10 +95,11 @@ def mirror_population(tables: Tables, state: State, dialect: str) -> list[Statem
 def mirror_changes(tables: Tables, before: State, after: State,
                    added: Iterable[tuple[str, Sequence[str]]],
                    removed: Iterable[tuple[str, Sequence[str]]],
-                   dialect: str) -> list[Statement]:
+                   dialect: str, shape: ExportShape | None = None) -> list[Statement]:
     """The statements that take the tables from the export of D (before) to that of D′
     (after), given the asserted facts the command added and removed, per cell (a fact
-    type's id, or ``population:<Noun>``; other cells are not in the tables).
+    type's id, or ``population:<Noun>``; other cells are not in the tables).  ``shape``:
+    the :class:`~arest.compiler.rmap.reach.ExportShape` of D′'s readings, when at hand.
 
     >>> import arest
     >>> from arest.compiler.rmap import relational_schema
@@ -112,7 +113,8 @@ def mirror_changes(tables: Tables, before: State, after: State,
     INSERT INTO "order" (id, customer) VALUES (?, ?) ('o1', 'acme')
     """
     _check(dialect)
-    old, new = ExportRows(before, tables), ExportRows(after, tables)
+    new = ExportRows(after, tables, shape)
+    old = ExportRows(before, tables, new.shape)
     reach = Reach(new)
     for cell, fact in [*added, *removed]:
         reach.fact(cell, tuple(fact))

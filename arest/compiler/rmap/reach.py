@@ -18,26 +18,16 @@ from arest.compiler.rmap.export import Row, RowBuilder, Value  # its keys: rows 
 from arest.compiler.rmap.model import BOOLEAN, Placement, Table, Tables
 
 
-class ExportRows:
-    """The rows of D's export one at a time: an entity's row in a table (or none), a fact's
-    row in its fact type's table, each as :func:`~arest.compiler.rmap.export.rows` gives it.
-
-    >>> import arest
-    >>> from arest.compiler.rmap import relational_schema
-    >>> from arest.compiler.schema import schema_of
-    >>> D = arest.compile("Order 'o1' was placed by Customer 'acme'.", arest.compile(ORDERS))
-    >>> found = ExportRows(D, relational_schema(schema_of(D)))
-    >>> found.entity_row(found.tables.table("order"), "o1"), found.entity_row(
-    ...     found.tables.table("order"), "o2")
-    ({'id': 'o1', 'customer': 'acme'}, None)
-    """
+class ExportShape:
+    """What :class:`ExportRows` reads of the readings alone (the tables, each fact type's
+    role nouns, the supertypes): the same for every D of those readings, so that it is
+    worked out once per readings, not per command."""
 
     def __init__(self, state: State, tables: Tables) -> None:
-        self.state = state
         self.tables = tables
-        self.export = RowBuilder(state, tables)
         self.entity_tables = {t.source: t for t in tables.tables if t.kind != "fact type"}
         self.placements = {p.fact_type: p for p in tables.placements}
+        self.owners = {p.fact_type: _owner(tables, p) for p in tables.placements}
         self.nouns = {p.fact_type: role_nouns(state, p.fact_type) for p in tables.placements}
         self.lineage = {noun: [noun, *(s for s in supertypes(state, noun)
                                        if s in self.entity_tables)]
@@ -56,11 +46,7 @@ class ExportRows:
 
     def owner(self, placement: Placement) -> int | None:
         """The role whose entity's row holds an absorbed fact type; None for its own table."""
-        table = self.tables.table(placement.table)
-        if table.kind == "fact type":
-            return None
-        return next(index for index, cell in enumerate(placement.columns)
-                    if cell == table.primary_key)
+        return self.owners[placement.fact_type]
 
     def _makers(self) -> dict[str, tuple[list[str], list[tuple[str, int]]]]:
         """Per entity type with a table: the populations, and the roles of stored fact
@@ -80,6 +66,50 @@ class ExportRows:
                 for reached in self.lineage.get(noun, []):
                     makers[reached][1].append((fact_type, role))
         return makers
+
+
+def _owner(tables: Tables, placement: Placement) -> int | None:
+    table = tables.table(placement.table)
+    if table.kind == "fact type":
+        return None
+    return next(index for index, cell in enumerate(placement.columns)
+                if cell == table.primary_key)
+
+
+class ExportRows:
+    """The rows of D's export one at a time: an entity's row in a table (or none), a fact's
+    row in its fact type's table, each as :func:`~arest.compiler.rmap.export.rows` gives it.
+
+    >>> import arest
+    >>> from arest.compiler.rmap import relational_schema
+    >>> from arest.compiler.schema import schema_of
+    >>> D = arest.compile("Order 'o1' was placed by Customer 'acme'.", arest.compile(ORDERS))
+    >>> found = ExportRows(D, relational_schema(schema_of(D)))
+    >>> found.entity_row(found.tables.table("order"), "o1"), found.entity_row(
+    ...     found.tables.table("order"), "o2")
+    ({'id': 'o1', 'customer': 'acme'}, None)
+
+    ``shape``: the :class:`ExportShape` of D's readings, when one is at hand.
+    """
+
+    def __init__(self, state: State, tables: Tables, shape: ExportShape | None = None
+                 ) -> None:
+        self.state = state
+        self.tables = tables
+        self.export = RowBuilder(state, tables)
+        self.shape = ExportShape(state, tables) if shape is None else shape
+        self.entity_tables = self.shape.entity_tables
+        self.placements = self.shape.placements
+        self.nouns = self.shape.nouns
+        self.family = self.shape.family
+        self.makers = self.shape.makers
+        self.absorbed = self.shape.absorbed
+
+    def root(self, noun: str) -> str:
+        return self.shape.root(noun)
+
+    def owner(self, placement: Placement) -> int | None:
+        return self.shape.owner(placement)
 
     def asserted(self, fact_type: str, fact: Fact) -> bool:
         relation = relation_in(self.state, fact_type)
