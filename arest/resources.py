@@ -4,7 +4,9 @@ tags.  Each resource is a JSON document read from a tenant's current D.
 - ``arest://facts``: the most recently asserted facts, newest first, with their fact type,
   role bindings and the time of the command that asserted them;
 - ``arest://stats``: counts of nouns, fact types, facts, constraints, rules, machines and
-  snapshots, and the database's size on disk;
+  snapshots, the database's size on disk, and the ``sequence`` and ``digest`` of D (its
+  :attr:`~arest.runtime.Tenant.version`: servers of one tenant at one sequence hold one D
+  when their digests agree);
 - ``arest://compliance``: every constraint checked against the whole population;
 - ``arest://schema``: the schema, as the ``schema`` verb gives it.
 """
@@ -48,6 +50,7 @@ def _facts(tenant: Tenant, now: str) -> dict[str, Any]:
 
 
 def _stats(tenant: Tenant, now: str) -> dict[str, Any]:
+    sequence, digest = tenant.version
     state = tenant.state
     schema = schema_of(state)
     population = sum(len(cell) for fact_type in schema.fact_types
@@ -57,7 +60,8 @@ def _stats(tenant: Tenant, now: str) -> dict[str, Any]:
             "facts": population, "constraints": len(schema.constraints),
             "rules": len(schema.rules), "machines": len(schema.machines),
             "snapshots": len(snapshots["snapshots"]),
-            "disk_space_bytes": tenant.disk_space_bytes()}
+            "disk_space_bytes": tenant.disk_space_bytes(),
+            "sequence": sequence, "digest": digest}
 
 
 def _compliance(tenant: Tenant, now: str) -> dict[str, Any]:
@@ -80,7 +84,8 @@ RESOURCES: Final[Mapping[str, Resource]] = {
                  "fact type, role bindings and time.", _facts),
         Resource("arest://stats", "stats",
                  "Counts: nouns, fact types, facts, constraints, rules, machines, snapshots, "
-                 "and the database's size on disk in bytes.", _stats),
+                 "the database's size on disk in bytes; and the sequence number and digest "
+                 "of the tenant's D.", _stats),
         Resource("arest://compliance", "compliance",
                  "Every constraint checked against the whole population: the violations, "
                  "and when it was checked.", _compliance),

@@ -152,10 +152,12 @@ def _noun(state: State, plural: str) -> str:
     return nouns[plural]
 
 
-def entry_point(state: State, everything: bool) -> dict[str, Any]:
-    """``GET /``: a link to each entity type's collection (the tenant's own, or with the
-    metamodel's too), and to the schema, its tables' picture, the OpenAPI document, the
-    snapshots, search and MCP."""
+def entry_point(state: State, everything: bool, version: tuple[int, str]) -> dict[str, Any]:
+    """``GET /``: the ``sequence`` and ``digest`` of the tenant's D (its
+    :attr:`~arest.runtime.Tenant.version`: servers of one tenant showing one sequence hold
+    one D when their digests agree), a link to each entity type's collection (the tenant's
+    own, or with the metamodel's too), and to the schema, its tables' picture, the OpenAPI
+    document, the snapshots, search and MCP."""
     bundled = metamodel().schema.metamodel
     links: dict[str, Any] = {"self": {"href": "/?all=true" if everything else "/"}}
     for plural, noun in sorted(nouns_by_plural(state).items()):
@@ -169,7 +171,8 @@ def entry_point(state: State, everything: bool) -> dict[str, Any]:
         "search": {"href": "/search{?q}", "templated": True},
         "mcp": {"href": "/mcp", "protocol": "mcp"},
     })
-    return {"_links": links}
+    sequence, digest = version
+    return {"sequence": sequence, "digest": digest, "_links": links}
 
 
 # Reading the request ---------------------------------------------------------------------
@@ -517,7 +520,7 @@ def _answer(tenant: Tenant, request: Request, at_once: bool) -> Response | None:
     if endpoint.path == ENTRY:
         everything = _flag(query.take("all"), "all")
         query.none_left("all")
-        return Response(200, entry_point(state, everything))
+        return Response(200, entry_point(state, everything, tenant.version))
     if endpoint.path == OPENAPI:
         query.none_left("none")
         return Response(200, document(state))

@@ -35,7 +35,9 @@ from arest.rest.routes import (
     DEFAULT_LIMIT,
     ENDPOINTS,
     MAX_LIMIT,
+    MIN_SEQUENCE_HEADER,
     RESERVED_SEGMENTS,
+    SEQUENCE_HEADER,
     STATUS_OF_CODE,
     Endpoint,
     statuses,
@@ -109,20 +111,46 @@ def _picture(description: str) -> JSON:
                                  "schema": TEXT}}}
 
 
+def header_name(name: str) -> str:
+    """A header's name as the document writes it.
+
+    >>> header_name(SEQUENCE_HEADER), header_name(MIN_SEQUENCE_HEADER)
+    ('Arest-Sequence', 'Arest-Min-Sequence')
+    """
+    return "-".join(part.capitalize() for part in name.split("-"))
+
+
+def _sequence(required: bool) -> JSON:
+    """The ``Arest-Sequence`` header of an answer computed on the tenant."""
+    return {header_name(SEQUENCE_HEADER): {
+        "description": "The sequence number of the D the answer was computed on: send it "
+                       f"back as {header_name(MIN_SEQUENCE_HEADER)} to be answered on a D "
+                       "holding it, by any server of the tenant.",
+        "required": required, "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
+
+
+UNSEQUENCED: Final = frozenset({401, 413, 421, 503})
+"""The error statuses answered before the tenant is asked, without ``Arest-Sequence``:
+a missing key, a body too large, a Host not served, a D short of the minimum asked."""
+
+
 def _responses(endpoint: Endpoint, success: JSON) -> JSON:
     out: JSON = {}
     for status in statuses(endpoint):
         if status == endpoint.success:
-            out[str(status)] = success
+            out[str(status)] = {**success,
+                                "headers": {**success.get("headers", {}), **_sequence(True)}}
         elif status == 304:
-            out["304"] = {"description": "Not modified: If-None-Match holds the current ETag."}
+            out["304"] = {"description": "Not modified: If-None-Match holds the current ETag.",
+                          "headers": _sequence(True)}
         else:
             out[str(status)] = {"$ref": f"#/components/responses/Problem{status}"}
     return out
 
 
 def problem_responses() -> JSON:
-    """One response per error status, naming the codes that give it."""
+    """One response per error status, naming the codes that give it; ``Arest-Sequence``
+    on those the tenant may answer (not :data:`UNSEQUENCED`)."""
     codes: dict[int, list[str]] = {}
     for code, status in STATUS_OF_CODE.items():
         codes.setdefault(status, []).append(code)
@@ -136,6 +164,12 @@ def problem_responses() -> JSON:
         if status == 401:
             response["headers"] = {"WWW-Authenticate": {
                 "description": "Bearer", "schema": TEXT}}
+        elif status == 503:
+            response["headers"] = {"Retry-After": {
+                "description": "Seconds to wait before asking again, here or elsewhere.",
+                "required": True, "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
+        elif status not in UNSEQUENCED:
+            response["headers"] = _sequence(False)
         out[f"Problem{status}"] = response
     return out
 
@@ -173,6 +207,12 @@ _PAGE = [_query("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT}
                 description=f"At most this many ({DEFAULT_LIMIT})."),
          _query("cursor", TEXT, description="The next link's cursor.")]
 _RESERVED_QUERY = {"limit", "cursor", "all"}
+_MIN_SEQUENCE: JSON = {
+    "name": header_name(MIN_SEQUENCE_HEADER), "in": "header", "required": False,
+    "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
+    "description": "Answer on a D holding every command up to this sequence number (an "
+                   f"{header_name(SEQUENCE_HEADER)} seen): a server behind catches up, "
+                   "waiting briefly, else answers 503 not_yet."}
 _ALL = _query("all", {"anyOf": [{"type": "boolean"}, {"type": "string", "enum": ["", "1", "0"]}]},
               description="With the metamodel's too (``?all`` alone is true).")
 
@@ -202,8 +242,7 @@ def _operation(endpoint: Endpoint, operation_id: str, tag: str, success: JSON,
                  else verb.description.split(". ")[0].rstrip(".") if verb is not None
                  else ("The entry point" if endpoint.operation == "entry"
                        else "This document")}
-    if parameters:
-        out["parameters"] = parameters
+    out["parameters"] = [*(parameters or []), _MIN_SEQUENCE]
     if body is not None:
         out["requestBody"] = body
     out["responses"] = _responses(endpoint, success)

@@ -35,6 +35,11 @@ ENTRY: Final = "/"
 OPENAPI: Final = "/openapi.json"
 COLLECTION: Final = "/{plural}"
 ITEM: Final = "/{plural}/{id}"
+SEQUENCE_HEADER: Final = "arest-sequence"
+"""The response header naming the sequence number of the D an answer was computed on."""
+MIN_SEQUENCE_HEADER: Final = "arest-min-sequence"
+"""The request header naming the least sequence number the answer's D must hold (else
+503 ``not_yet``; docs/scale.md)."""
 
 
 @dataclass(frozen=True)
@@ -146,11 +151,12 @@ def statuses(endpoint: Endpoint) -> tuple[int, ...]:
     """Every status the operation can answer, the success first.
 
     >>> statuses(next(e for e in ENDPOINTS if e.verb == "create"))
-    (201, 400, 401, 403, 404, 409, 413, 415, 421, 422)
+    (201, 400, 401, 403, 404, 409, 413, 415, 421, 422, 503)
     >>> statuses(ENDPOINTS[0])
-    (200, 400, 401, 403, 421)
+    (200, 400, 401, 403, 421, 503)
     """
-    found = {400, 401, 403, 421}
+    # 503: any request may name a sequence D has not reached (MIN_SEQUENCE_HEADER).
+    found = {400, 401, 403, 421, 503}
     if endpoint.verb is not None:
         found.add(404)
         if _EFFECTS[endpoint.verb] is not Effect.READS:

@@ -243,6 +243,20 @@ class Tenant:
         (:mod:`arest.runtime.digest`); the journal keeps it with every entry."""
         return text(self._current[2])
 
+    @property
+    def version(self) -> tuple[int, str]:
+        """The current D's :attr:`sequence` and :attr:`digest`, read together: one D's
+        both, so two servers of a tenant at one sequence hold one D when their digests
+        agree (docs/scale.md)."""
+        _, sequence, digest = self._current
+        return sequence, text(digest)
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may commit to this tenant's journal (PostgreSQL): only
+        then can the journal hold commands D does not."""
+        return self._shared is not None
+
     def call(self, key: str, request: Any = None, source: str = SYSTEM) -> dict[str, Any]:
         """Apply the command a key and its input make; an accepted change is durable before
         this returns."""

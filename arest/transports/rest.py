@@ -34,15 +34,13 @@ from arest.rest.answer import (
     segments,
 )
 from arest.rest.pages import STATIC, TextResponse, asset, negotiated, prefers_html
-from arest.rest.routes import OPENAPI
+from arest.rest.routes import MIN_SEQUENCE_HEADER, OPENAPI, SEQUENCE_HEADER
 from arest.runtime import Tenant
 from arest.runtime.budget import Budget
 from arest.transports.prefix import prefixed, prefixed_links, prefixed_page
 from arest.transports.sequence import (
-    MIN_SEQUENCE_HEADER,
     MIN_SEQUENCE_WAIT_SECONDS,
     RETRY_AFTER_SECONDS,
-    SEQUENCE_HEADER,
     BadMinimum,
     minimum_of,
     reached,

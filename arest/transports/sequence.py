@@ -6,8 +6,9 @@ of the D it was computed on, and a request may name the least one it must be ans
 A server's D follows the other servers' commits by itself; a request naming a sequence its
 D has not reached yet makes it catch up with the journal at once, and then wait for the
 followers, bounded.  On REST the sequence is the header ``Arest-Sequence`` and the minimum
-``Arest-Min-Sequence``; on MCP both are in a call's ``_meta``
-(:data:`SEQUENCE_META`, :data:`MIN_SEQUENCE_META`).
+``Arest-Min-Sequence`` (:mod:`arest.rest.routes` names them, the OpenAPI document shows
+them); on MCP both are in a call's ``_meta`` (:data:`SEQUENCE_META`,
+:data:`MIN_SEQUENCE_META`).
 """
 
 from __future__ import annotations
@@ -20,8 +21,6 @@ import anyio.to_thread
 
 from arest.runtime import Tenant
 
-SEQUENCE_HEADER: Final = "arest-sequence"
-MIN_SEQUENCE_HEADER: Final = "arest-min-sequence"
 SEQUENCE_META: Final = "arest/sequence"
 MIN_SEQUENCE_META: Final = "arest/min_sequence"
 MIN_SEQUENCE_WAIT_SECONDS: Final = 2.0
@@ -57,9 +56,13 @@ def minimum_of(value: Any) -> int | None:
 async def reached(tenant: Tenant, minimum: int | None,
                   seconds: float = MIN_SEQUENCE_WAIT_SECONDS) -> bool:
     """Whether the tenant's D holds the command numbered ``minimum`` (no minimum: yes),
-    catching up with the journal and then waiting for it at most ``seconds``."""
+    catching up with the journal and then waiting for it at most ``seconds``.  A tenant
+    no other process writes to (SQLite) holds every command its journal does: it answers
+    at once."""
     if minimum is None or tenant.sequence >= minimum:
         return True
+    if not tenant.shared:
+        return False
     deadline = time.monotonic() + seconds
     while True:
         await anyio.to_thread.run_sync(tenant.catch_up)

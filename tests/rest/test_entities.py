@@ -3,6 +3,7 @@ create, read, update, delete, and the validators ETag, If-None-Match and If-Matc
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -32,6 +33,17 @@ def test_the_entry_point_links_every_collection_and_the_fixed_resources(
     assert links["search"] == {"href": "/search{?q}", "templated": True}
     assert links["mcp"] == {"href": "/mcp", "protocol": "mcp"}
     assert "domain-changes" not in links
+
+
+def test_the_entry_point_names_the_sequence_and_digest_of_its_d(rest: httpx.Client) -> None:
+    before = rest.get("/")
+    assert before.json()["sequence"] == int(before.headers["arest-sequence"])
+    assert re.fullmatch(r"v1:[0-9a-f]{64}", before.json()["digest"])
+    book(rest, "b-entry-digest")
+    after = rest.get("/").json()
+    assert after["sequence"] == before.json()["sequence"] + 1
+    assert after["digest"] != before.json()["digest"]
+    assert rest.get("/").json() == after  # a read changes neither
 
 
 def test_the_entry_point_with_all_links_the_metamodel_too(rest: httpx.Client) -> None:

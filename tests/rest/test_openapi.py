@@ -155,6 +155,36 @@ def test_create_answers_location_and_links_to_read_and_transition(tracker: dict[
     assert "ETag" in read["200"]["headers"] and "304" in read
 
 
+def test_every_operation_takes_a_minimum_sequence_and_answers_its_sequence(
+        orders: dict[str, Any]) -> None:
+    """docs/scale.md: any request may carry ``Arest-Min-Sequence`` (then 503 ``not_yet``
+    with ``Retry-After`` when D does not reach it); every answer the tenant computes names
+    ``Arest-Sequence``."""
+    responses = orders["components"]["responses"]
+    for path, method, operation in operations(orders):
+        minimum = [parameter for parameter in operation["parameters"]
+                   if parameter["name"] == "Arest-Min-Sequence"]
+        assert [(p["in"], p["required"], p["schema"]["type"]) for p in minimum] == [
+            ("header", False, "string")], (method, path)
+        answers = operation["responses"]
+        success = next(status for status in answers if status.startswith("2"))
+        for status in (success, "304"):
+            if status in answers:
+                header = answers[status]["headers"]["Arest-Sequence"]
+                assert header["required"] is True and header["schema"]["type"] == "string"
+        assert answers["503"] == {"$ref": "#/components/responses/Problem503"}, (method, path)
+    assert responses["Problem503"]["headers"]["Retry-After"]["required"] is True
+    assert "not_yet" in responses["Problem503"]["description"]
+    assert responses["Problem404"]["headers"]["Arest-Sequence"]["required"] is False
+    assert "Arest-Sequence" not in responses["Problem401"].get("headers", {})
+
+
+def test_the_entry_point_names_its_sequence_and_digest(orders: dict[str, Any]) -> None:
+    entry = orders["components"]["schemas"]["Entry"]
+    assert entry["required"] == ["sequence", "digest", "_links"]
+    assert entry["properties"]["sequence"]["type"] == "integer"
+
+
 def test_a_bearer_scheme_applies_to_every_operation(orders: dict[str, Any]) -> None:
     assert orders["components"]["securitySchemes"]["bearer"] == {
         **orders["components"]["securitySchemes"]["bearer"], "type": "http",

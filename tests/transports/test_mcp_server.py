@@ -121,10 +121,14 @@ async def test_the_resources_describe_the_tenant(tenant: Tenant, era: str) -> No
     assert newest["fact_type"] in {"Task_has_Title", "Task_has_Status"}
     assert {"fact_type": "Task_has_Title", "bindings": {"Task": "t-2", "Title": "Test"},
             "time": newest["time"]} in recent["facts"]
-    assert all(isinstance(stats[k], int) for k in stats)
-    assert set(stats) == {"nouns", "fact_types", "facts", "constraints", "rules", "machines",
-                          "snapshots", "disk_space_bytes"}
+    counts = {"nouns", "fact_types", "facts", "constraints", "rules", "machines", "snapshots",
+              "disk_space_bytes"}
+    assert set(stats) == counts | {"sequence", "digest"}
+    assert all(isinstance(stats[k], int) for k in counts)
     assert stats["facts"] > before["facts"]
+    assert stats["sequence"] == before["sequence"] + 2  # the two creates, nothing else
+    assert (stats["sequence"], stats["digest"]) == tenant.version != (
+        before["sequence"], before["digest"])
     assert stats["machines"] >= 1 and stats["rules"] >= 1
     assert compliance["compliant"] is True and compliance["violations"] == []
     assert compliance["checked_at"]
