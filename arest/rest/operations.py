@@ -129,9 +129,9 @@ def _sequence(required: bool) -> JSON:
         "required": required, "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
 
 
-UNSEQUENCED: Final = frozenset({401, 413, 421, 503})
+UNSEQUENCED: Final = frozenset({401, 413, 421})
 """The error statuses answered before the tenant is asked, without ``Arest-Sequence``:
-a missing key, a body too large, a Host not served, a D short of the minimum asked."""
+a missing key, a body too large, a Host not served."""
 
 
 def _responses(endpoint: Endpoint, success: JSON) -> JSON:
@@ -164,10 +164,13 @@ def problem_responses() -> JSON:
         if status == 401:
             response["headers"] = {"WWW-Authenticate": {
                 "description": "Bearer", "schema": TEXT}}
-        elif status == 503:
-            response["headers"] = {"Retry-After": {
-                "description": "Seconds to wait before asking again, here or elsewhere.",
-                "required": True, "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
+        elif status == 412:
+            # not_yet comes before the tenant is asked, with Retry-After; a stale If-Match
+            # comes from the tenant, with the sequence it was judged on.
+            response["headers"] = {**_sequence(False), "Retry-After": {
+                "description": "With not_yet: seconds to wait before asking again, here or "
+                               "at another server of the tenant.",
+                "required": False, "schema": {"type": "string", "pattern": "^[0-9]+$"}}}
         elif status not in UNSEQUENCED:
             response["headers"] = _sequence(False)
         out[f"Problem{status}"] = response
@@ -212,7 +215,7 @@ _MIN_SEQUENCE: JSON = {
     "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
     "description": "Answer on a D holding every command up to this sequence number (an "
                    f"{header_name(SEQUENCE_HEADER)} seen): a server behind catches up, "
-                   "waiting briefly, else answers 503 not_yet."}
+                   "waiting briefly, else answers 412 not_yet."}
 _ALL = _query("all", {"anyOf": [{"type": "boolean"}, {"type": "string", "enum": ["", "1", "0"]}]},
               description="With the metamodel's too (``?all`` alone is true).")
 
