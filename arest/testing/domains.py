@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from functools import partial
 from itertools import islice, product
 from typing import Any
 
@@ -339,18 +340,15 @@ def _additions(domain: Domain, c: ConstraintInfo) -> list[tuple[str, Breaks]]:
     if c.kind == "VC":
         if c.comparison is not None or c.noun not in domain.values:
             return []
-        return [(f, lambda fact, _facts, roles=roles: any(
-            fact[i] == _OUTSIDER for i, noun in enumerate(roles) if noun == c.noun))
-            for f, roles in domain.fact_types.items() if c.noun in roles]
+        return [(f, partial(_outside, c.noun, roles))
+                for f, roles in domain.fact_types.items() if c.noun in roles]
     if c.kind in ("UC", "IR", "AC"):
         if len(clauses) != 1 or len(clauses[0]) != 1:
             return []
         (fact_type, roles), = clauses[0]
         if c.kind == "UC":
-            return [(fact_type, lambda fact, facts: any(
-                f == fact_type and b != fact and _at(b, roles) == _at(fact, roles)
-                for f, b in facts))]
-        return [(fact_type, lambda fact, _facts: len(fact) == 2 and fact[0] == fact[1])]
+            return [(fact_type, partial(_repeats, fact_type, roles))]
+        return [(fact_type, _itself)]
     if c.kind in ("SS", "EQ"):
         if len(clauses) != 2 or any(len(clause) != 1 for clause in clauses):
             return []
@@ -362,16 +360,43 @@ def _additions(domain: Domain, c: ConstraintInfo) -> list[tuple[str, Breaks]]:
         if c.kind == "EQ":
             back = _aligned(domain, sup, sub)
             pairs += [(sup, (sub[0], back))] if back is not None else []
-        return [(into[0], lambda fact, facts, into=into, other=other: _at(fact, into[1]) not in {
-            _at(b, other[1]) for f, b in facts if f == other[0]}) for into, other in pairs]
+        return [(into[0], partial(_lacking, into[1], other)) for into, other in pairs]
     if c.kind == "XC":
         if any(len(clause) != 1 or len(clause[0][1]) != 1 for clause in clauses):
             return []
         keyed = [(f, roles[0]) for (f, roles), in clauses]
-        return [(f, lambda fact, facts, f=f, role=role: any(
-            g != f and b[other] == fact[role] for g, other in keyed for h, b in facts if h == g))
-            for f, role in keyed]
+        return [(f, partial(_in_another, f, role, keyed)) for f, role in keyed]
     return []
+
+
+def _outside(noun: str, nouns: tuple[str, ...], fact: tuple[str, ...],
+             facts: tuple[Fact, ...]) -> bool:
+    """Whether the fact holds a value outside noun's value list (the one drawn outside)."""
+    return any(fact[i] == _OUTSIDER for i, n in enumerate(nouns) if n == noun)
+
+
+def _repeats(fact_type: str, roles: tuple[int, ...], fact: tuple[str, ...],
+             facts: tuple[Fact, ...]) -> bool:
+    """Whether another fact of fact_type holds the fact's values at roles."""
+    return any(f == fact_type and b != fact and _at(b, roles) == _at(fact, roles)
+               for f, b in facts)
+
+
+def _itself(fact: tuple[str, ...], facts: tuple[Fact, ...]) -> bool:
+    return len(fact) == 2 and fact[0] == fact[1]
+
+
+def _lacking(roles: tuple[int, ...], other: tuple[str, tuple[int, ...]],
+             fact: tuple[str, ...], facts: tuple[Fact, ...]) -> bool:
+    """Whether no fact of the other side holds the fact's values at roles (aligned)."""
+    return _at(fact, roles) not in {_at(b, other[1]) for f, b in facts if f == other[0]}
+
+
+def _in_another(fact_type: str, role: int, keyed: list[tuple[str, int]],
+                fact: tuple[str, ...], facts: tuple[Fact, ...]) -> bool:
+    """Whether the fact's value at role plays its role in another clause's fact type."""
+    return any(g != fact_type and b[other] == fact[role]
+               for g, other in keyed for h, b in facts if h == g)
 
 
 def _at(bindings: tuple[str, ...], roles: tuple[int, ...]) -> tuple[str, ...]:

@@ -532,10 +532,10 @@ def _every_kind(schema: Schema) -> st.SearchStrategy[list[Constraint]]:
     operators = st.sampled_from(OPERATORS)
     return st.tuples(*(
         [st.just(Constraint(kind, span)) for kind in ("UC", *RING_KINDS)]
-        + [operators.map(lambda op, kind=kind: Constraint(kind, span, "deontic", op))
+        + [st.builds(Constraint, st.just(kind), st.just(span), st.just("deontic"), operators)
            for kind in DEONTIC_RINGS]
-        + [operators.map(lambda op, kind=kind: Constraint(
-            kind, first, "deontic", op, bounds=(None, 2) if kind == "FC" else None))
+        + [st.builds(Constraint, st.just(kind), st.just(first), st.just("deontic"), operators,
+                     bounds=st.just((None, 2) if kind == "FC" else None))
            for kind in ("UC", "MC", "FC")])).map(list)
 
 
@@ -643,14 +643,17 @@ def _machine(schema: Schema, derived: set[str]) -> st.SearchStrategy[str]:
         return st.just("")
     # A noun that leads a binary reading gets a guard and an obligation too.
     leading = [n for n in nouns if any(p[0].id not in derived for p in _led_by(schema, n, 2))]
-    return st.sampled_from(leading or nouns).flatmap(lambda noun: st.tuples(
-        st.just(noun), st.sampled_from(_led_by(schema, noun) or [None]),
-        st.sampled_from([p for p in _led_by(schema, noun, 2) if p[0].id not in derived]
-                        or [None]))).map(_machine_text)
+    def parts(noun: str) -> st.SearchStrategy[tuple[str, Led | None, Led | None]]:
+        triggers: list[Led | None] = [*_led_by(schema, noun)]
+        guarded: list[Led | None] = [p for p in _led_by(schema, noun, 2)
+                                     if p[0].id not in derived]
+        return st.tuples(st.just(noun), st.sampled_from(triggers or [None]),
+                         st.sampled_from(guarded or [None]))
+
+    return st.sampled_from(leading or nouns).flatmap(parts).map(_machine_text)
 
 
-def _machine_text(drawn: tuple[str, Led | None,
-                               Led | None]) -> str:
+def _machine_text(drawn: tuple[str, Led | None, Led | None]) -> str:
     noun, trigger, guarded = drawn
     machine = f"State Machine Definition '{noun}'"
     lines = [
@@ -670,8 +673,8 @@ def _machine_text(drawn: tuple[str, Led | None,
         "Verb 'archive' is performed in Status 'Closed'.",
     ]
     if trigger is not None:
-        reading = trigger[1].text(trigger[0].roles).replace("'", "''")
-        lines.append(f"Transition 'close' is triggered by Fact Type '{reading}'.")
+        quoted = trigger[1].text(trigger[0].roles).replace("'", "''")
+        lines.append(f"Transition 'close' is triggered by Fact Type '{quoted}'.")
     if guarded is not None:
         ft, reading = guarded
         other = ft.roles[reading.order[1]]
@@ -810,7 +813,7 @@ def _text(draw: st.DrawFn, schema: Schema, max_constructs: int, every_form: bool
     for choices in said:
         if every_form:
             sentences += choices
-        elif choices and draw(st.booleans()):
+        elif choices and draw(st.booleans()) is True:
             sentences.append(draw(st.sampled_from(choices)))
     sentences += [draw(form) for form in forms if every_form or draw(st.booleans())]
     text = schema.text + "".join(f"{s}\n" for s in sentences if s)
