@@ -778,10 +778,16 @@ def readings(max_constructs: int = 6, every_form: bool = False) -> st.SearchStra
 
 
 def _checkable(construct: Construct, schema: Schema) -> bool:
-    """Whether the compiler has a check for the construct: a join subset compares with a
-    binary fact type only."""
+    """Whether the compiler has a check for the construct (instance facts are placed apart):
+    a join subset compares with a binary fact type, an external uniqueness spans one role
+    of each of its binary fact types."""
     if isinstance(construct, Constraint) and construct.joins:
         return len(schema.fact_types_by_id[construct.spans[-1][0].fact_type].roles) == 2
+    if isinstance(construct, Constraint) and construct.kind == "UC" and len(
+            construct.spans[0]) > 1:
+        return all(len(span.roles) == 1
+                   and len(schema.fact_types_by_id[span.fact_type].roles) == 2
+                   for span in construct.spans[0])
     return not isinstance(construct, InstanceFact)
 
 
