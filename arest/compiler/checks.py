@@ -384,7 +384,8 @@ def _value(c: ConstraintInfo, schema: Schema) -> Check | None:
         primitive = _COMPARISONS.get(op)
         compared = (
             comp(primitive, cons(str(role + 1), const(operand))) if primitive
-            else _not(comp("eq", cons(str(role + 1), const(operand)))) if op == "!="
+            # The reader writes "not equal to" as <>.
+            else _not(comp("eq", cons(str(role + 1), const(operand)))) if op in ("<>", "!=")
             else None
         )
         if compared is None:

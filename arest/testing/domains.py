@@ -15,13 +15,16 @@ machines), so the strategies work on any readings.  Re-exported by :mod:`arest.t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from functools import partial
+from itertools import islice, product
 from typing import Any
 
 from hypothesis import strategies as st
 
 from arest.algebra import State
+from arest.algebra.relations import Relation
 from arest.compiler.derivations import Program
 from arest.compiler.fields import fields_of, status_fact_type
 from arest.compiler.population import entity_ids
@@ -36,7 +39,7 @@ ADD_ONLY_KINDS = frozenset({"UC", "VC", "XC", "IR", "AS", "AT", "AC", "IT"})
 """Constraint kinds that only a fact added can break (a fact removed never does)."""
 REMOVE_ONLY_KINDS = frozenset({"MC", "OR"})
 """Constraint kinds that only a fact removed (or an entity without its facts) can break."""
-BREAKABLE_KINDS = ("UC", "MC", "VC", "IR", "AC")
+BREAKABLE_KINDS = ("UC", "MC", "FC", "VC", "IR", "AC", "SS", "EQ", "XC")
 """The kinds :func:`populations` with ``invalid=True`` breaks, one constraint at a time."""
 
 _VALUES = ("1", "2", "5", "x", "y")
@@ -255,60 +258,193 @@ def settle(D: State, facts: list[Fact]) -> list[Fact]:
     return []
 
 
-def populations(D: State, invalid: bool = False) -> st.SearchStrategy[Population]:
+def populations(D: State, invalid: bool = False, breaking: Iterable[str] = ()
+                ) -> st.SearchStrategy[Population]:
     """Populations of D's tenant fact types, each a :class:`Population` to assert on D.
 
     Valid ones (``invalid=False``) are built to honour uniqueness, simple mandatory and value
     constraints and then settled (:func:`settle`): whatever D still refuses is dropped, so
     D accepts every one.  Invalid ones take a valid one and break exactly one named alethic
-    constraint, of a kind in :data:`BREAKABLE_KINDS`, by a change that no other constraint
-    over the facts it touches can notice: a second fact on a unique role (UC), an entity's
-    mandatory facts left out while another fact names it (MC), a value outside a value
-    constraint (VC), an entity related to itself in an irreflexive or acyclic ring (IR,
-    AC).  ``breaks`` names that constraint, so a
-    property can assert arest reports it and nothing else.  A domain where no constraint can
-    be broken alone gives no invalid population; where few can, most draws are discarded
-    (Hypothesis's ``filter_too_much`` health check may need suppressing).
+    constraint, of a kind in :data:`BREAKABLE_KINDS` (of the kinds or constraint ids in
+    ``breaking``, when given), by a change that no other constraint over the facts it
+    touches can notice.  Added facts break uniqueness (a second fact on a unique role
+    or combination of roles, of any arity: UC), frequency (a key counted past its most,
+    or once where at least two are asked: FC), a value list (a value outside it: VC),
+    an irreflexive or acyclic ring (an entity related to itself: IR, AC), a subset or
+    equality (a fact whose roles the other side lacks: SS, EQ) and an exclusion (an
+    entity in a second of its clauses: XC); facts taken away break a simple mandatory
+    role (an entity's facts there left out while another fact names it: MC).
+    ``breaks`` names that constraint, so a property can assert arest reports it and
+    nothing else.  A domain where no constraint can be broken alone gives no invalid
+    population; where few can, most draws are discarded (Hypothesis's
+    ``filter_too_much`` health check may need suppressing).
+
+    >>> import arest
+    >>> from hypothesis import find
+    >>> D = arest.load("readings/tracker")
+    >>> broken = find(populations(D, invalid=True, breaking={"XC"}), lambda p: True)
+    >>> out, _ = arest.apply(D, *broken.command())
+    >>> out["rejected"], [v["constraint_id"] for v in out["violations"]] == [broken.breaks.id]
+    (True, True)
     """
     domain = domain_of(D)
     valid = _candidate(domain, 1 if invalid else 0).map(
         lambda facts: Population(tuple(settle(D, facts))))
     if not invalid:
         return valid
-    return valid.flatmap(lambda base: _breakings(D, domain, base))
+    wanted = set(breaking)
+    aimed = tuple(c for c in domain.constraints
+                  if not wanted or c.kind in wanted or c.id in wanted)
+    return valid.flatmap(lambda base: _breakings(D, domain, base, aimed))
 
 
-def _breakings(D: State, domain: Domain, base: Population) -> st.SearchStrategy[Population]:
-    broken = [p for c in domain.constraints for p in _break(D, domain, base, c)]
+def _breakings(D: State, domain: Domain, base: Population,
+               aimed: tuple[ConstraintInfo, ...]) -> st.SearchStrategy[Population]:
+    broken = [p for c in aimed for p in _break(D, domain, base, c)]
     return st.sampled_from(broken) if broken else st.nothing()
 
 
 def _break(D: State, domain: Domain, base: Population,
            constraint: ConstraintInfo) -> list[Population]:
     """Every population that is base with one change breaking constraint alone."""
-    single = len(constraint.spans) == (2 if constraint.kind in ("IR", "AC") else 1)
-    if constraint.kind not in BREAKABLE_KINDS or not (single or constraint.kind == "VC"):
+    if constraint.kind not in BREAKABLE_KINDS or constraint.restrictions or constraint.joins:
         return []
-    if len({span[0] for span in constraint.spans}) > 1:
-        return []
-    if constraint.kind == "VC":
-        fact_types = [f for f, roles in domain.fact_types.items() if constraint.noun in roles]
-    else:
-        fact_types = [constraint.spans[0][0]]
     ref = ConstraintRef(constraint.id, constraint.kind, constraint.reading)
+    clauses = constraint.clauses()
+    if constraint.kind == "MC":
+        if len(clauses) != 1 or len(clauses[0]) != 1 or len(clauses[0][0][1]) != 1:
+            return []
+        (fact_type, (role,)), = clauses[0]
+        if not _quiet(domain, fact_type, constraint, ADD_ONLY_KINDS):
+            return []
+        return [Population(facts, ref) for facts in _without_mandatory(
+            D, domain, base.facts, fact_type, role)]
+    if constraint.kind == "FC":
+        return [Population((*base.facts, *added), ref)
+                for added in _counted_out(D, domain, base.facts, constraint)]
     found: list[Population] = []
-    for fact_type in fact_types:
-        others = [c for c in domain.spanning(fact_type) if c.id != constraint.id]
-        if domain.downstream(fact_type):
-            continue  # a rule over the change may derive what another constraint notices
-        if constraint.kind == "MC":
-            if all(c.kind in ADD_ONLY_KINDS for c in others):
-                found += [Population(facts, ref) for facts in _without_mandatory(
-                    D, domain, base.facts, fact_type, constraint.spans[0][1])]
-        elif all(c.kind in REMOVE_ONLY_KINDS or c.kind in ("UC", "VC") for c in others):
-            found += [Population((*base.facts, fact), ref)
-                      for fact in _added(D, domain, base.facts, fact_type, constraint)]
+    for fact_type, breaks in _additions(domain, constraint):
+        if _quiet(domain, fact_type, constraint, REMOVE_ONLY_KINDS):
+            found += [Population((*base.facts, fact), ref) for fact in _added(
+                D, domain, base.facts, fact_type, constraint, breaks)]
     return found
+
+
+Breaks = Callable[[tuple[str, ...], tuple[Fact, ...]], bool]
+"""Whether a fact, added to the facts, breaks a constraint."""
+
+
+def _additions(domain: Domain, c: ConstraintInfo) -> list[tuple[str, Breaks]]:
+    """The fact types one added fact breaks c in, each with the test that it does."""
+    clauses = c.clauses()
+    if c.kind == "VC":
+        if c.comparison is not None or c.noun not in domain.values:
+            return []
+        return [(f, partial(_outside, c.noun, roles))
+                for f, roles in domain.fact_types.items() if c.noun in roles]
+    if c.kind in ("UC", "IR", "AC"):
+        if len(clauses) != 1 or len(clauses[0]) != 1:
+            return []
+        (fact_type, roles), = clauses[0]
+        if c.kind == "UC":
+            return [(fact_type, partial(_repeats, fact_type, roles))]
+        return [(fact_type, _itself)]
+    if c.kind in ("SS", "EQ"):
+        if len(clauses) != 2 or any(len(clause) != 1 for clause in clauses):
+            return []
+        sub, sup = clauses[0][0], clauses[1][0]
+        aligned = _aligned(domain, sub, sup)
+        if aligned is None:
+            return []
+        pairs = [(sub, (sup[0], aligned))]
+        if c.kind == "EQ":
+            back = _aligned(domain, sup, sub)
+            pairs += [(sup, (sub[0], back))] if back is not None else []
+        return [(into[0], partial(_lacking, into[1], other)) for into, other in pairs]
+    if c.kind == "XC":
+        if any(len(clause) != 1 or len(clause[0][1]) != 1 for clause in clauses):
+            return []
+        keyed = [(f, roles[0]) for (f, roles), in clauses]
+        return [(f, partial(_in_another, f, role, keyed)) for f, role in keyed]
+    return []
+
+
+def _outside(noun: str, nouns: tuple[str, ...], fact: tuple[str, ...],
+             facts: tuple[Fact, ...]) -> bool:
+    """Whether the fact holds a value outside noun's value list (the one drawn outside)."""
+    return any(fact[i] == _OUTSIDER for i, n in enumerate(nouns) if n == noun)
+
+
+def _repeats(fact_type: str, roles: tuple[int, ...], fact: tuple[str, ...],
+             facts: tuple[Fact, ...]) -> bool:
+    """Whether another fact of fact_type holds the fact's values at roles."""
+    return any(f == fact_type and b != fact and _at(b, roles) == _at(fact, roles)
+               for f, b in facts)
+
+
+def _itself(fact: tuple[str, ...], facts: tuple[Fact, ...]) -> bool:
+    return len(fact) == 2 and fact[0] == fact[1]
+
+
+def _lacking(roles: tuple[int, ...], other: tuple[str, tuple[int, ...]],
+             fact: tuple[str, ...], facts: tuple[Fact, ...]) -> bool:
+    """Whether no fact of the other side holds the fact's values at roles (aligned)."""
+    return _at(fact, roles) not in {_at(b, other[1]) for f, b in facts if f == other[0]}
+
+
+def _in_another(fact_type: str, role: int, keyed: list[tuple[str, int]],
+                fact: tuple[str, ...], facts: tuple[Fact, ...]) -> bool:
+    """Whether the fact's value at role plays its role in another clause's fact type."""
+    return any(g != fact_type and b[other] == fact[role]
+               for g, other in keyed for h, b in facts if h == g)
+
+
+def _at(bindings: tuple[str, ...], roles: tuple[int, ...]) -> tuple[str, ...]:
+    return tuple(bindings[r] for r in roles)
+
+
+def _aligned(domain: Domain, first: tuple[str, tuple[int, ...]],
+             second: tuple[str, tuple[int, ...]]) -> tuple[int, ...] | None:
+    """second's roles in the order that corresponds to first's, noun by noun (None when
+    either fact type is not one commands assert, or the nouns differ)."""
+    if first[0] not in domain.fact_types or second[0] not in domain.fact_types:
+        return None
+    nouns = [domain.fact_types[first[0]][r] for r in first[1]]
+    remaining = list(second[1])
+    ordered = []
+    for noun in nouns:
+        match = next((r for r in remaining if domain.fact_types[second[0]][r] == noun), None)
+        if match is None:
+            return None
+        remaining.remove(match)
+        ordered.append(match)
+    return tuple(ordered) if not remaining else None
+
+
+def _quiet(domain: Domain, fact_type: str, constraint: ConstraintInfo,
+           blind: frozenset[str]) -> bool:
+    """Whether a change to fact_type's facts, of the family ``blind`` cannot notice (only
+    an addition breaks those of ADD_ONLY_KINDS, only a removal those of
+    REMOVE_ONLY_KINDS), can break constraint alone: every other constraint over it is
+    blind to the change, a uniqueness or value list the change is built to respect, or a
+    subset whose superset side it is (for an addition); and no rule derives from it into
+    a constrained fact type."""
+    if fact_type not in domain.fact_types or domain.downstream(fact_type):
+        return False
+    adding = blind is REMOVE_ONLY_KINDS
+    for other in domain.spanning(fact_type):
+        if other.id == constraint.id or other.kind in blind:
+            continue
+        clauses = other.clauses()
+        if adding and other.kind == "UC" and len(clauses) == 1 and len(clauses[0]) == 1:
+            continue
+        if adding and other.kind == "VC" and other.comparison is None:
+            continue
+        if adding and other.kind == "SS" and not other.joins and all(
+                f != fact_type for f, _ in clauses[0]):
+            continue
+        return False
+    return True
 
 
 def _named(facts: Iterable[Fact], nouns: dict[str, tuple[str, ...]]) -> dict[str, set[str]]:
@@ -335,47 +471,113 @@ def _without_mandatory(D: State, domain: Domain, facts: tuple[Fact, ...], fact_t
     return found[:2]
 
 
-def _replaced(bindings: tuple[str, ...], role: int, value: str) -> tuple[str, ...]:
-    return tuple(value if i == role else b for i, b in enumerate(bindings))
+def _pools(D: State, domain: Domain, facts: tuple[Fact, ...], fact_type: str,
+           outsider: str = "") -> list[list[str]]:
+    """Per role of fact_type, the values an added fact may take there: the entities the
+    facts name that D did not hold (so none needs a mandatory fact it lacks), and the
+    values of a value noun (with ``outsider`` for the noun of a value list to break)."""
+    named = _named(facts, domain.fact_types)
+    return [sorted(set(named.get(noun, ())) - set(entity_ids(D, noun)))
+            if domain.is_entity(noun)
+            else [*domain.values[noun], *([_OUTSIDER] if noun == outsider else [])]
+            for noun in domain.fact_types[fact_type]]
+
+
+_CANDIDATES = 400
 
 
 def _added(D: State, domain: Domain, facts: tuple[Fact, ...], fact_type: str,
-           constraint: ConstraintInfo) -> list[Fact]:
-    """Facts of binary fact_type that, added to facts, break constraint and no other
-    uniqueness constraint: built on entities the facts already name and D did not hold
-    (so no entity needs a mandatory fact it lacks) and on values their value constraints
-    allow (but for a VC's own)."""
-    roles = domain.fact_types[fact_type]
-    if len(roles) != 2:
+           constraint: ConstraintInfo, breaks: Breaks) -> list[Fact]:
+    """Facts of fact_type (three at most) that, added to facts, break constraint and keep
+    every other uniqueness over fact_type: built on the pools' values (:func:`_pools`)."""
+    outsider = constraint.noun if constraint.kind == "VC" else ""
+    if outsider and _OUTSIDER in domain.values.get(outsider, ()):
         return []
-    named = _named(facts, domain.fact_types)
-    held = [bindings for f, bindings in facts if f == fact_type]
-    pools = [sorted(set(named.get(noun, ())) - set(entity_ids(D, noun)))
-             if domain.is_entity(noun) else list(domain.values[noun]) for noun in roles]
-    kind = constraint.kind
-    if kind == "UC":
-        other = 1 - constraint.spans[0][1]
-        candidates = [_replaced(b, other, v) for b in held for v in pools[other] if v != b[other]]
-    elif kind == "VC" and _OUTSIDER not in domain.values[constraint.noun]:
-        at = roles.index(constraint.noun)
-        candidates = [_replaced((v, v), at, _OUTSIDER) for v in pools[1 - at]]
-    elif kind in ("IR", "AC") and roles[0] == roles[1]:
-        candidates = [(entity, entity) for entity in pools[0]]
-    else:
-        return []
-    return [(fact_type, c) for c in _fresh_keys(domain, fact_type, held, candidates, constraint)]
+    known = (*facts, *_held_in(D, constraint))
+    held = [bindings for f, bindings in known if f == fact_type]
+    candidates = islice(product(*_pools(D, domain, facts, fact_type, outsider)), _CANDIDATES)
+    taken = _keys(domain, fact_type, held, constraint)
+    found: list[Fact] = []
+    for candidate in candidates:
+        keys = _keys(domain, fact_type, [candidate], constraint)
+        if candidate in held or keys & taken or not breaks(candidate, known):
+            continue
+        found.append((fact_type, candidate))
+        if len(found) == 3:
+            break
+    return found
 
 
-def _fresh_keys(domain: Domain, fact_type: str, held: list[tuple[str, ...]],
-                candidates: Iterable[tuple[str, ...]],
-                constraint: ConstraintInfo) -> list[tuple[str, ...]]:
-    """The candidates (three at most) not held already whose keys on every unique role but
-    the broken constraint's own are new."""
-    own = {constraint.spans[0][1]} if constraint.kind == "UC" else set()
-    unique = domain.unique_roles(fact_type) - own
-    taken = {(role, bindings[role]) for bindings in held for role in unique}
-    return [c for c in dict.fromkeys(candidates)
-            if c not in held and not {(role, c[role]) for role in unique} & taken][:3]
+def _held_in(D: State, constraint: ConstraintInfo) -> tuple[Fact, ...]:
+    """The facts D already holds of the fact types constraint spans."""
+    found: list[Fact] = []
+    for fact_type in dict.fromkeys(span[0] for span in constraint.spans):
+        relation = D.get(fact_type)
+        if isinstance(relation, Relation):
+            found += [(fact_type, tuple(str(v) for v in fact)) for fact in relation]
+    return tuple(found)
+
+
+def _keys(domain: Domain, fact_type: str, held: Iterable[tuple[str, ...]],
+          constraint: ConstraintInfo) -> set[tuple[str, tuple[str, ...]]]:
+    """The facts' keys on each uniqueness over fact_type alone but the constraint."""
+    spans = [clauses[0][0][1] for c in domain.spanning(fact_type)
+             if c.kind == "UC" and c.id != constraint.id
+             and len(clauses := c.clauses()) == 1 and len(clauses[0]) == 1
+             and clauses[0][0][0] == fact_type]
+    return {(str(roles), _at(bindings, roles)) for bindings in held for roles in spans}
+
+
+def _counted_out(D: State, domain: Domain, facts: tuple[Fact, ...],
+                 constraint: ConstraintInfo) -> list[tuple[Fact, ...]]:
+    """Facts that, added to facts, give one key of a frequency constraint a count outside
+    its bounds: one fact for a key with none where at least two are asked, or enough to
+    pass the most allowed (two such additions at most)."""
+    clauses = constraint.clauses()
+    if len(clauses) != 1 or len(clauses[0]) != 1:
+        return []
+    (fact_type, roles), = clauses[0]
+    if not _quiet(domain, fact_type, constraint, REMOVE_ONLY_KINDS):
+        return []
+    held = [bindings for f, bindings in (*facts, *_held_in(D, constraint)) if f == fact_type]
+    pools = _pools(D, domain, facts, fact_type)
+    counts: dict[tuple[str, ...], int] = {}
+    for bindings in held:
+        counts[_at(bindings, roles)] = counts.get(_at(bindings, roles), 0) + 1
+    found: list[tuple[Fact, ...]] = []
+    for key in islice(product(*(pools[r] for r in roles)), _CANDIDATES):
+        have = counts.get(key, 0)
+        if constraint.minimum is not None and constraint.minimum >= 2 and have == 0:
+            wanted = 1
+        elif constraint.maximum is not None:
+            wanted = constraint.maximum + 1 - have
+        else:
+            continue
+        added = _with_key(domain, fact_type, held, pools, roles, key, wanted, constraint)
+        if added:
+            found.append(tuple((fact_type, bindings) for bindings in added))
+        if len(found) == 2:
+            break
+    return found
+
+
+def _with_key(domain: Domain, fact_type: str, held: list[tuple[str, ...]],
+              pools: list[list[str]], roles: tuple[int, ...], key: tuple[str, ...],
+              wanted: int, constraint: ConstraintInfo) -> list[tuple[str, ...]]:
+    """``wanted`` new facts of fact_type whose roles hold key, each keeping every
+    uniqueness over fact_type (none when there are not enough)."""
+    choices = [[key[roles.index(r)]] if r in roles else pool for r, pool in enumerate(pools)]
+    taken = _keys(domain, fact_type, held, constraint)
+    added: list[tuple[str, ...]] = []
+    for candidate in islice(product(*choices), _CANDIDATES):
+        keys = _keys(domain, fact_type, [candidate], constraint)
+        if candidate in held or candidate in added or keys & taken:
+            continue
+        added.append(candidate)
+        taken |= keys
+        if len(added) == wanted:
+            return added
+    return []
 
 
 def command_keys(D: State) -> list[str]:

@@ -102,6 +102,14 @@ def test_deontic_comparisons_warn_and_commit_only_where_they_compare() -> None:
         "It is obligatory that each Person has Age greater than 0."]
 
 
+def test_a_comparison_not_equal_to_a_value_is_checked() -> None:
+    D = domain("Person has Age.\nEach Person has Age not equal to 0.\n")
+    out, _ = asserting(D, "Person_has_Age", "ann", "0")
+    assert out["rejected"] and kinds(out) == ["VC"]
+    out, _ = asserting(D, "Person_has_Age", "ann", "1")
+    assert not out["rejected"]
+
+
 CARS = """\
 Person owns Car.
 Person rents Car.

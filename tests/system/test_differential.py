@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import event, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import arest
@@ -18,7 +18,12 @@ from arest.compiler.change import Change
 from arest.compiler.readings import sources_of
 from arest.system.derive import derive_all, is_derived, program_of
 from arest.system.validate import alethic, all_violations
-from arest.testing import GRAPH_RULES, command_sequences, graph_scenarios
+from arest.testing import (
+    GRAPH_RULES,
+    command_sequences,
+    graph_scenarios,
+    populations,
+)
 
 COMPILED: dict[str, Any] = {}
 
@@ -146,3 +151,29 @@ def test_each_shipped_domain_keeps_the_from_scratch_fixed_point(name: str,
     D = loaded(name)
     readings = "\n".join(text for _, text in sources_of(D))
     observed(check_every_command((readings, data.draw(command_sequences(D, max_size=10))), D))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SHIPPED_DOMAINS)
+# genealogy's constraints are mostly rings and subtypes, which no single change breaks alone:
+# most of its draws are discarded.
+@settings(max_examples=10, suppress_health_check=[HealthCheck.filter_too_much])
+@given(data=st.data())
+def test_a_broken_population_is_refused_incrementally_and_from_scratch_alike(
+        name: str, data: st.DataObject) -> None:
+    """``arest.testing.populations(D, invalid=True)`` on the example domains: the command's
+    woken constraints and a full validation from scratch of D with the facts written as the
+    command writes them, unchecked, both find the one constraint the population names
+    broken, and nothing else."""
+    D = loaded(name)
+    population = data.draw(populations(D, invalid=True))
+    assert population.breaks is not None
+    out, after = arest.apply(D, *population.command())
+    change = Change(D)
+    for fact_type, fact in population.facts:
+        change.add(fact_type, fact)
+    scratch = all_violations(derive_all(change.state))
+    assert out["rejected"] and after is D
+    incremental = {v["constraint_id"] for v in alethic(out["violations"])}
+    assert incremental == {v["constraint_id"] for v in alethic(scratch)} == {
+        population.breaks.id}
