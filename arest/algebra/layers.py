@@ -8,14 +8,18 @@ time that role is searched; the overlay is one persistent index per role, value 
 
 from __future__ import annotations
 
-from typing import Final, TypeAlias
+import gc
+from typing import Final, TypeAlias, cast
 
 from arest.algebra.persistent import EMPTY, PersistentMap
 
 Fact: TypeAlias = tuple[str, ...]
 Index: TypeAlias = PersistentMap[str, PersistentMap[Fact, object]]
-Group: TypeAlias = "tuple[Fact] | list[Fact]"
-"""The base facts holding one value in one role: one in a 1-tuple, more in a list."""
+Group: TypeAlias = "tuple[Fact, ...]"
+"""The base facts holding one value in one role."""
+
+_COLLECT_AFTER: Final = 1 << 16
+"""From this many facts, building an index ends with a collection of the youngest generation."""
 
 _FEW: Final = 8
 """Up to this many facts, an overlay index is edited one path at a time rather than in a batch."""
@@ -35,30 +39,47 @@ class Base:
         self.facts = facts
         self._by_role: list[dict[str, Group] | None] = [None] * arity
 
-    def index(self, role: int) -> dict[str, Group]:
-        """value → the base facts holding value in role; O(len(facts)) the first time.
+    def is_indexed(self, role: int) -> bool:
+        """Whether the index of role is built."""
+        return self._by_role[role] is not None
 
-        A value held by one fact has a tuple of it, by more a list: most values of a role
-        its uniqueness spans are held once, and a 1-tuple is one block where a list is two
-        (docs/performance.md, Memory).
+    def index(self, role: int) -> dict[str, Group]:
+        """value → the base facts holding value in role, each group a tuple; O(len(facts))
+        the first time.
+
+        Tuples, not lists: a tuple of facts (tuples of atoms) is one the garbage collector
+        stops tracking, and then so is the index dict, so that a full collection no longer
+        walks every fact of every index of a large relation — hundreds of ms at 10⁶ facts
+        for each full collection a later command happens to trigger (docs/performance.md,
+        Derivation).  A 1-tuple is also one block where a list is two (Memory).
 
         >>> index = Base(2, {("a", "x"): True, ("b", "x"): True}).index
         >>> index(0)["a"], index(1)["x"]
-        ((('a', 'x'),), [('a', 'x'), ('b', 'x')])
+        ((('a', 'x'),), (('a', 'x'), ('b', 'x')))
         """
         by_value = self._by_role[role]
         if by_value is None:
-            by_value = {}
+            grouping: dict[str, tuple[Fact, ...] | list[Fact]] = {}
+            get = grouping.get
             for fact in self.facts:
                 value = fact[role]
-                group = by_value.get(value)
+                group = get(value)
                 if group is None:
-                    by_value[value] = (fact,)
-                elif isinstance(group, list):
+                    grouping[value] = (fact,)
+                elif type(group) is list:
                     group.append(fact)
                 else:
-                    by_value[value] = [group[0], fact]
-            self._by_role[role] = by_value
+                    grouping[value] = [group[0], fact]
+            for value, group in grouping.items():
+                if type(group) is list:
+                    grouping[value] = tuple(group)
+            if len(self.facts) >= _COLLECT_AFTER:
+                # Each tuple replaced a list, so the allocation count did not grow and no
+                # collection ran: the first one to come, in whatever command, would examine
+                # every group at once (0.3 s at 1.6e6 facts).  The build pays it, here.
+                gc.collect(0)
+            # Every group is a tuple now.
+            by_value = self._by_role[role] = cast(dict[str, Group], grouping)
         return by_value
 
 

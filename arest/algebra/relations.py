@@ -492,6 +492,28 @@ class Relation:
             return self._base.index(role)
         return _Matching(self, role)
 
+    def indexed(self, roles: Iterable[int]) -> Relation:
+        """This relation, with the index of each of roles built now rather than on the first
+        search of that role: whoever produced the relation pays for what its readers probe.
+
+        >>> r = Relation.frozen(2, {("a", "x"): True, ("b", "x"): True}).indexed([1])
+        >>> r.is_indexed(1), r.is_indexed(0)
+        (True, False)
+        """
+        if self._base is not None:
+            for role in roles:
+                self._base.index(role)
+        return self
+
+    def is_indexed(self, role: int) -> bool:
+        """Whether a search of role ``role`` finds its index built (no O(len) pause first).
+
+        >>> r = Relation.frozen(2, {("a", "x"): True})
+        >>> r.is_indexed(0), list(r.matching(0, "a")) and r.is_indexed(0)
+        (False, True)
+        """
+        return self._base is None or self._base.is_indexed(role)
+
     def count(self, role: int, value: str) -> int:
         """How many facts hold value in role ``role``, by index.
 

@@ -447,6 +447,17 @@ class Program:
         transitive ring included)."""
         return frozenset().union(*self.touched_by, self.asserted)
 
+    @cached_property
+    def probed_roles(self) -> dict[str, frozenset[int]]:
+        """Per fact type, the roles whose index some plan of some rule looks facts up by
+        (its seed plans, its goal plan, an aggregation's total)."""
+        roles: dict[str, set[int]] = {}
+        for rule in self.rules():
+            for plan in (*rule.seeds, rule.goal, *((rule.total,) if rule.total else ())):
+                for fact_type, role in plan.probes():
+                    roles.setdefault(fact_type, set()).add(role)
+        return {fact_type: frozenset(found) for fact_type, found in roles.items()}
+
     def derived(self) -> set[str]:
         """Every fact type some rule derives."""
         return {rule.fact_type for rule in self.rules()}

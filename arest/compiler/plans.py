@@ -57,6 +57,37 @@ class Plan:
         return cls(seed, negated == "T", tuple(variables), steps,
                    tuple((str(k), str(v)) for k, v in head))
 
+    def probes(self) -> set[tuple[str, int]]:
+        """(fact type, role) for each index the plan's joins look facts up by: the first
+        bound role of each ``join`` or ``antijoin`` spec (:mod:`arest.algebra.joins`).
+
+        >>> plan = Plan("R", False, ("x", "y", "z"), comp("join", cons(
+        ...     const("S"), const(("+", ("=", "2"))), "id")), (("=", "1"), ("=", "3")))
+        >>> plan.probes()
+        {('S', 1)}
+        """
+        found: set[tuple[str, int]] = set()
+        _probes(self.steps, found)
+        return found
+
+
+def _probes(steps: Object, found: set[tuple[str, int]]) -> None:
+    """Add to found the (fact type, role) each join step of steps probes, at any depth."""
+    if type(steps) is not tuple:
+        return
+    if (len(steps) == 3 and steps[0] == "COMP" and steps[1] in ("join", "antijoin")
+            and type(steps[2]) is tuple and len(steps[2]) == 4 and steps[2][0] == "CONS"):
+        name, spec = steps[2][1], steps[2][2]
+        if (type(name) is tuple and name[0] == "CONST" and type(spec) is tuple
+                and spec[0] == "CONST" and type(spec[1]) is tuple):
+            role = next((r for r, term in enumerate(spec[1])
+                         if type(term) is tuple and term and term[0] in ("=", "'")), None)
+            if role is not None:
+                found.add((str(name[1]), role))
+            return
+    for part in steps:
+        _probes(part, found)
+
 
 def literal_of(term: str) -> str | None:
     """The value of a quoted literal term (``'Done'``), or None for a variable.

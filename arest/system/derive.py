@@ -265,6 +265,17 @@ def derive_all(state: State) -> State:
             insert(store, rule, str(index), plan, tuple(seeds), state, delta)
         rounds(store, joins, delta)
         state = store.result()
+    return _indexed(state, program)
+
+
+def _indexed(state: State, program: Program) -> State:
+    """state, with the index of every role a plan probes built: the derivation that made a
+    relation pays for its indexes, so the first command after it does not pay O(len) for one.
+    """
+    for fact_type, roles in program.probed_roles.items():
+        relation = state.get(fact_type)
+        if isinstance(relation, Relation):
+            relation.indexed(roles)
     return state
 
 

@@ -253,3 +253,19 @@ def test_facts_of_another_arity_are_refused() -> None:
     with pytest.raises(ValueError, match="relation of 2"):
         relation.updated([(("a",), True)])
     assert relation.remove(("a",)) is relation  # a fact that cannot be there is not there
+
+
+def test_a_built_base_index_is_left_alone_by_the_garbage_collector() -> None:
+    # Its groups are tuples of facts, so once collected neither they nor the index dict are
+    # tracked: a full collection then skips the facts of every index of a large relation.
+    import gc
+
+    facts: dict[tuple[str, ...], object] = {(f"p{i % 7}", f"c{i}"): True for i in range(100)}
+    index = Relation.frozen(2, facts).by_value(0)
+    assert sorted(index.get("p3", ())) == sorted(f for f in facts if f[0] == "p3")
+    # A collection untracks a tuple whose items it has already untracked, so a group met
+    # before its facts waits for the next one.
+    gc.collect()
+    gc.collect()
+    assert not gc.is_tracked(index)
+    assert not any(gc.is_tracked(group) for group in index.values())

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import arest
-from arest.system.derive import derive_all
+from arest.algebra.relations import Relation
+from arest.system.derive import derive_all, program_of
 from tests.corpus import OWN_READINGS
 
 CLINIC = OWN_READINGS / "clinic"
@@ -524,3 +525,18 @@ def test_a_subscripted_variable_after_a_predicate_word_is_not_an_adjective() -> 
                       "* Node has near Count iff near Count is the count of Node2 where that Node"
                       " is near Node2.\nNode 'a' is near Node 'b'.\nNode 'a' is near Node 'c'.\n")
     assert rows(D, "Node_has_near_Count") == [("a", "2")]
+
+
+def test_after_derivation_every_role_a_plan_probes_is_indexed() -> None:
+    # The derivation that made a relation builds the indexes its rules search, so the
+    # first command after it pays for no index of the whole relation.
+    D = derive_all(arest.compile(ANCESTRY + "Person 'a' is parent of Person 'b'.\n"
+                                 "Person 'b' is parent of Person 'c'.\n"))
+    probed = program_of(D).probed_roles
+    assert probed["Person_is_ancestor_of_Person"]
+    for fact_type, roles in probed.items():
+        relation = D.get(fact_type)
+        if isinstance(relation, Relation):
+            assert all(relation.is_indexed(role) for role in roles), (fact_type, roles)
+    _, D = asserting(D, "Person_is_parent_of_Person", "c", "d")
+    assert {("a", "d"), ("b", "d"), ("c", "d")} <= set(rows(D, "Person_is_ancestor_of_Person"))
