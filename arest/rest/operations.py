@@ -164,9 +164,9 @@ def problem_responses() -> JSON:
         if status == 401:
             response["headers"] = {"WWW-Authenticate": {
                 "description": "Bearer", "schema": TEXT}}
-        elif status == 412:
-            # not_yet comes before the tenant is asked, with Retry-After; a stale If-Match
-            # comes from the tenant, with the sequence it was judged on.
+        elif status == 409:
+            # not_yet comes before the tenant is asked, with Retry-After; the other codes
+            # come from the tenant, with the sequence they were judged on.
             response["headers"] = {**_sequence(False), "Retry-After": {
                 "description": "With not_yet: seconds to wait before asking again, here or "
                                "at another server of the tenant.",
@@ -215,7 +215,7 @@ _MIN_SEQUENCE: JSON = {
     "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
     "description": "Answer on a D holding every command up to this sequence number (an "
                    f"{header_name(SEQUENCE_HEADER)} seen): a server behind catches up, "
-                   "waiting briefly, else answers 412 not_yet."}
+                   "waiting briefly, else answers 409 not_yet."}
 _ALL = _query("all", {"anyOf": [{"type": "boolean"}, {"type": "string", "enum": ["", "1", "0"]}]},
               description="With the metamodel's too (``?all`` alone is true).")
 

@@ -111,8 +111,8 @@ STATUS_OF_CODE: Final[Mapping[str, int]] = {
     "method_not_allowed": 405,
     "invalid_input": 400, "unknown_field": 400, "ambiguous_field": 400, "unknown_event": 400,
     "derived_fact_type": 400, "reading_error": 400, "not_json": 400, "unknown_parameter": 400,
-    "entity_exists": 409, "no_delete_transition": 409, "limit_exceeded": 409,
-    "precondition_failed": 412, "not_yet": 412,
+    "entity_exists": 409, "no_delete_transition": 409, "limit_exceeded": 409, "not_yet": 409,
+    "precondition_failed": 412,
     "body_too_large": 413,
     "unsupported_media_type": 415,
     "misdirected_request": 421,
@@ -125,8 +125,8 @@ STATUS_OF_CODE: Final[Mapping[str, int]] = {
 ``unsupported_media_type``, ``misdirected_request`` (a Host the server does not serve),
 ``forbidden_origin`` (an Origin it does not allow), ``rejected`` (alethic violations),
 ``unknown_tenant`` (a ``/t/<tenant>`` the server does not serve) and ``not_yet`` (a D not
-yet at the sequence ``Arest-Min-Sequence`` names: a precondition of the request that does
-not hold yet, so 412 with ``Retry-After``, never a 5xx; docs/scale.md).
+yet at the sequence ``Arest-Min-Sequence`` names: the server's state is behind what the
+request asks for, so 409 with ``Retry-After``, never a 5xx; docs/scale.md).
 ``external_unavailable`` is 502, or 504 when its ``status`` is ``timeout``.  A code not
 listed is 400: every other error is about what the client sent."""
 
@@ -151,12 +151,12 @@ def statuses(endpoint: Endpoint) -> tuple[int, ...]:
     """Every status the operation can answer, the success first.
 
     >>> statuses(next(e for e in ENDPOINTS if e.verb == "create"))
-    (201, 400, 401, 403, 404, 409, 412, 413, 415, 421, 422)
+    (201, 400, 401, 403, 404, 409, 413, 415, 421, 422)
     >>> statuses(ENDPOINTS[0])
-    (200, 400, 401, 403, 412, 421)
+    (200, 400, 401, 403, 409, 421)
     """
-    # 412: any request may name a sequence D has not reached (MIN_SEQUENCE_HEADER).
-    found = {400, 401, 403, 412, 421}
+    # 409: any request may name a sequence D has not reached (MIN_SEQUENCE_HEADER).
+    found = {400, 401, 403, 409, 421}
     if endpoint.verb is not None:
         found.add(404)
         if _EFFECTS[endpoint.verb] is not Effect.READS:

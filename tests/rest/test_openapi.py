@@ -157,7 +157,7 @@ def test_create_answers_location_and_links_to_read_and_transition(tracker: dict[
 
 def test_every_operation_takes_a_minimum_sequence_and_answers_its_sequence(
         orders: dict[str, Any]) -> None:
-    """docs/scale.md: any request may carry ``Arest-Min-Sequence`` (then 412 ``not_yet``
+    """docs/scale.md: any request may carry ``Arest-Min-Sequence`` (then 409 ``not_yet``
     with ``Retry-After`` when D does not reach it); every answer the tenant computes names
     ``Arest-Sequence``."""
     responses = orders["components"]["responses"]
@@ -172,11 +172,11 @@ def test_every_operation_takes_a_minimum_sequence_and_answers_its_sequence(
             if status in answers:
                 header = answers[status]["headers"]["Arest-Sequence"]
                 assert header["required"] is True and header["schema"]["type"] == "string"
-        assert answers["412"] == {"$ref": "#/components/responses/Problem412"}, (method, path)
+        assert answers["409"] == {"$ref": "#/components/responses/Problem409"}, (method, path)
         assert not any(status.startswith("5") and status not in ("502", "504")
                        for status in answers), (method, path)
-    assert responses["Problem412"]["headers"]["Retry-After"]["required"] is False
-    assert "not_yet" in responses["Problem412"]["description"]
+    assert responses["Problem409"]["headers"]["Retry-After"]["required"] is False
+    assert "not_yet" in responses["Problem409"]["description"]
     assert responses["Problem404"]["headers"]["Arest-Sequence"]["required"] is False
     assert "Arest-Sequence" not in responses["Problem401"].get("headers", {})
 

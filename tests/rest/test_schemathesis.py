@@ -8,7 +8,7 @@ reference to an entity that does not exist), and that is a 4xx by design.  A der
 type has no POST or DELETE in the document, while the route table still answers them (400
 ``derived_fact_type``) and ``Allow`` names them, so ``unsupported_method`` and
 ``allow_header_conformance`` are off for those paths alone.  A request naming an
-``Arest-Min-Sequence`` past the tenant's journal is 412 ``not_yet`` (docs/scale.md), listed
+``Arest-Min-Sequence`` past the tenant's journal is 409 ``not_yet`` (docs/scale.md), listed
 for every operation.  The server holds an admin key, so the fuzzer also checks that a request without it is refused.
 """
 

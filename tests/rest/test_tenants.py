@@ -2,7 +2,7 @@
 ``/t/<name>/``, REST and MCP, every href carrying the prefix, the tenants apart; a path no
 tenant serves is 404 ``unknown_tenant``.  And every answer names the sequence of its D
 (``Arest-Sequence``; ``_meta`` on MCP), a request may name the least one it needs
-(``Arest-Min-Sequence``), and a D that does not reach it in time is 412 ``not_yet``."""
+(``Arest-Min-Sequence``), and a D that does not reach it in time is 409 ``not_yet``."""
 
 from __future__ import annotations
 
@@ -133,7 +133,7 @@ def test_every_answer_names_its_sequence_and_a_minimum_is_waited_for(served: str
                           headers={"Arest-Min-Sequence": str(after)})
         assert read.status_code == 200 and int(read.headers["arest-sequence"]) >= after
         late = client.get("/t/other/", headers={"Arest-Min-Sequence": str(after + 1000)})
-        body = problem(late, 412, "not_yet")
+        body = problem(late, 409, "not_yet")
         assert late.headers["retry-after"] == "1"
         assert (body["sequence"], body["min_sequence"]) == (after, after + 1000)
         problem(client.get("/t/other/", headers={"Arest-Min-Sequence": "soon"}), 400,
