@@ -31,7 +31,7 @@ own CPU (one interpreter, one GIL).  ``--profile`` runs the arest server under c
 (the event loop's thread) with ``Tenant.run`` timed in its worker threads, at the largest
 load, and prints where the time goes.
 
-Run ``python benchmarks/bench_mcp_load.py`` (8 and 32 clients, 10 s each, about a minute on
+Run ``python benchmarks/bench_mcp_load.py`` (8 and 32 clients, 10 s each, about 2 minutes on
 2 cores), ``--quick`` for a smoke run.
 """
 
