@@ -234,7 +234,14 @@ def mcp_server(tenant: Tenant, caller_of: CallerOf | Caller | Surface, name: str
         async def starting() -> None:
             await ctx.session.report_progress(0, message=f"running {params.name}")
 
-        out = await _run(tenant, params.name, arguments, caller, command_seconds, starting)
+        # Reporting progress takes the command's thread back to the event loop and waits
+        # for it there: under load, a turn in the loop's queue for every call.  Over HTTP
+        # it is made only for a request that carries a progress token (without one it
+        # goes nowhere); elsewhere (stdio, in process: one client) always, as the SDK
+        # decides there whether anyone listens.
+        asked = ctx.request is None or (ctx.meta or {}).get("progress_token") is not None
+        out = await _run(tenant, params.name, arguments, caller, command_seconds,
+                         starting if asked else None)
         if out.get("mode") == "prompt-only" and REQUEST not in arguments:
             answer = await sample(ctx, params, out["prompt"])
             if isinstance(answer, types.InputRequiredResult):

@@ -97,6 +97,20 @@ async def test_calls_and_their_protocol_errors(server: str, era: str) -> None:
 
 
 @pytest.mark.parametrize("era", ["auto", "legacy"])
+async def test_a_call_reports_progress_to_a_client_that_asked(server: str, era: str) -> None:
+    heard: list[tuple[float, str | None]] = []
+
+    async def progress(progress: float, total: float | None, message: str | None) -> None:
+        heard.append((progress, message))
+
+    async with over_http(f"{server}/mcp", era) as session:
+        made = await session.call_tool("create", {"noun": "Task", "id": f"p-{era}", "fields": {
+            "Title": "Progress"}}, progress_callback=progress)
+    assert not made.is_error
+    assert heard == [(0, "running create")]
+
+
+@pytest.mark.parametrize("era", ["auto", "legacy"])
 @pytest.mark.parametrize("query", ["?tags=everything", "?include_tools=forget",
                                    "?exclude_tools=Create"])
 async def test_an_unknown_name_in_the_url_is_invalid_params(server: str, era: str,

@@ -199,3 +199,21 @@ async def test_an_inactive_tool_says_whether_its_tag_or_exclude_tools_hid_it(
     assert excluded.value.code == untagged.value.code == -32601
     assert "exclude_tools removed it" in str(excluded.value)
     assert "'persistence' is not among the active tags" in str(untagged.value)
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_a_call_reports_progress_only_to_a_client_that_asked(tenant: Tenant,
+                                                                    era: str) -> None:
+    heard: list[tuple[float, str | None]] = []
+
+    async def progress(progress: float, total: float | None, message: str | None) -> None:
+        heard.append((progress, message))
+
+    async with connected(tenant, era) as client:
+        made = await client.call_tool("create", {"noun": "Task", "id": "t-1", "fields": {
+            "Title": "Write", "Milestone": "m-1"}}, progress_callback=progress)
+        assert heard == [(0, "running create")]
+        quiet = await client.call_tool("create", {"noun": "Task", "id": "t-2", "fields": {
+            "Title": "Read", "Milestone": "m-1"}})
+    assert not made.is_error and not quiet.is_error
+    assert heard == [(0, "running create")]
