@@ -9,7 +9,8 @@ type has no POST or DELETE in the document, while the route table still answers 
 ``derived_fact_type``) and ``Allow`` names them, so ``unsupported_method`` and
 ``allow_header_conformance`` are off for those paths alone.  A request naming an
 ``Arest-Min-Sequence`` past the tenant's journal is 409 ``not_yet`` (docs/scale.md), listed
-for every operation.  The server holds an admin key, so the fuzzer also checks that a request without it is refused.
+for every operation.  The server holds an admin key, so the fuzzer also checks that a
+request without it is refused.
 """
 
 from __future__ import annotations
@@ -63,8 +64,8 @@ def _seeded(domain: str, database: Path) -> None:
 
 
 def _configuration(document: dict[str, object], folder: Path) -> Path:
-    """schemathesis.toml: every check but positive_data_acceptance; on the fact types the document gives no POST, neither unsupported_method
-    nor allow_header_conformance."""
+    """schemathesis.toml: every check but positive_data_acceptance; on the fact types the
+    document gives no POST, neither unsupported_method nor allow_header_conformance."""
     paths = document["paths"]
     assert isinstance(paths, dict)
     derived = sorted(path for path, item in paths.items()
