@@ -90,7 +90,24 @@ def chained(current: Current, batch: Sequence[Proposal], mirror: Mirror | None
             ) -> list[Link]:
     """The batch's proposals that land on ``current`` one after another, each numbered
     after the one before and carrying the digest of D after it; a proposal that must run
-    again is left out (and D goes on from the one before it)."""
+    again is left out (and D goes on from the one before it).
+
+    >>> from arest.algebra import EMPTY_STATE, store_all
+    >>> S = store_all(EMPTY_STATE, [("a", "1"), ("b", "2"), ("c", "3")])
+    >>> def proposal(cell: str, value: str, guarded: bool = False) -> Proposal:
+    ...     footprint = Footprint()
+    ...     after = footprint.state_of(footprint.view(S).set(cell, value))
+    ...     entry = Pending(0, f"set {cell}", "{}", "{}", "", "")
+    ...     delta = asserted_delta(S, after, [cell])
+    ...     return Proposal(S, after, footprint, entry, guarded, delta, None)
+    >>> links = chained((S, 7, 0), [proposal("a", "10"), proposal("b", "20"),
+    ...                             proposal("a", "11"), proposal("c", "30", guarded=True)],
+    ...                 None)
+    >>> [(link.entry.key, link.entry.sequence) for link in links]  # a again and c run again
+    [('set a', 8), ('set b', 9)]
+    >>> sorted(links[-1].after[0].items())
+    [('a', '10'), ('b', '20'), ('c', '3')]
+    """
     state, sequence, digest = current
     links = []
     for proposal in batch:
