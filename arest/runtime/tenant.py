@@ -15,15 +15,12 @@ transaction (:mod:`arest.runtime.group_commit`).  Commands on disjoint cells nev
 each other's work; on a shared cell they serialize; the journal's order is a serial order
 that gives the same D and the same outputs.  After ``OPTIMISTIC_ATTEMPTS`` conflicts a
 command runs holding the lock, so it cannot starve.  A database is open in one process at a
-time, or, in PostgreSQL, by several (:mod:`arest.runtime.postgres`): then a command commits by
-appending its entry under the sequence number after the last it read, in the transaction
-that answers for it, with those of the commands queued for the commit lock meanwhile
-(:mod:`arest.runtime.proposals`); a process whose append lost the race takes in the entries
-it missed (applying the facts they recorded, or running them again; checked by their
-digests: :mod:`arest.runtime.following`) and reruns a command only when they changed a cell
-of its footprint.  Each process follows the others' commits as they are announced.  A
-tenant holds at most ``max_snapshots`` snapshots: ``snapshot`` under a new label beyond that
-is refused (``limit_exceeded``) before it runs.
+time, or, in PostgreSQL, by several (:mod:`arest.runtime.postgres`): then the commands queued
+for the commit lock are appended in one transaction, each as if alone
+(:mod:`arest.runtime.shared_commit`), and each process follows the others' commits
+(:mod:`arest.runtime.following`).  Checkpoints of the changed cells shorten a restart
+(:mod:`arest.runtime.checkpoints`).  A tenant holds at most ``max_snapshots`` snapshots:
+``snapshot`` under a new label beyond that is refused (``limit_exceeded``) before it runs.
 A command given a budget (:mod:`arest.runtime.budget`) that spends it, or whose caller
 cancels it, is answered ``limit_exceeded`` with D as it was.
 """
@@ -42,52 +39,34 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from arest.algebra import EMPTY_STATE, State
-from arest.algebra.relations import Relation
+from arest.algebra import State
 from arest.api import read_files
 from arest.runtime import recovery
 from arest.runtime.budget import Budget, BudgetSpent
+from arest.runtime.checkpoints import Checkpoints
 from arest.runtime.codec import FORMAT as CODEC
-from arest.runtime.codec import Encoded, encoded_cell
 from arest.runtime.database_url import is_postgresql, shown
 from arest.runtime.digest import asserted_delta, recorded, text
 from arest.runtime.footprint import Footprint
 from arest.runtime.group_commit import GroupCommit
 from arest.runtime.lockfile import TenantLocked
-from arest.runtime.proposals import Proposal
 from arest.runtime.recovery import ReplayError
 from arest.runtime.runner import changed_cells, run_recording
-from arest.runtime.storage import (
-    JournalMoved,
-    Pending,
-    SharedStorage,
-    Storage,
-    StorageError,
-    open_storage,
-)
+from arest.runtime.storage import Pending, SharedStorage, Storage, StorageError, open_storage
 from arest.system.commands import VERBS, Command, Effect, Limits, parse_key
 from arest.system.context import SYSTEM, Context, read_context
-from arest.system.derive import rebuilt_on_load, without_derived_facts
 from arest.system.errors import Refusal, invalid_input
 from arest.version import __version__
 
 if TYPE_CHECKING:
-    # A federation, a follower and a mirror need HTTP, a shared journal or the Rmap: their
-    # modules load with them, not with every tenant.
+    # A federation, a follower and a shared journal's commits need HTTP or a shared journal
+    # (and the Rmap, to mirror it): their modules load with them, not with every tenant.
     from arest.runtime.federation import Federation
     from arest.runtime.following import Follower
-    from arest.runtime.mirroring import Mirror
+    from arest.runtime.shared_commit import SharedCommit
 
 __all__ = ["ReplayError", "Tenant", "TenantLocked", "readings_key", "utc_now"]
 
-
-CHECKPOINT_EVERY = 500
-"""The fewest accepted commands between checkpoints of the cells they changed."""
-
-CHECKPOINT_SHARE = 10
-"""A checkpoint writes whole changed cells, so it waits for at least one command per
-``CHECKPOINT_SHARE`` facts in the state: its cost per command stays constant as the state
-grows, and a restart replays at most that many commands."""
 
 OPTIMISTIC_ATTEMPTS = 3
 """Runs of a command that may find a cell of its footprint changed before it commits; the
@@ -123,34 +102,6 @@ def _context_text(context: Context) -> str:
             f' "source": {encode_basestring(context.source)}}}')
 
 
-def _changed(before: State, state: State) -> dict[str, Encoded | None]:
-    """The cells of state that are not the objects before holds, encoded (the facts derived
-    again on load left out), and None for each cell of before that state lacks."""
-    in_memory = rebuilt_on_load(state)
-    changed: dict[str, Encoded | None] = {
-        name: encoded_cell(without_derived_facts(contents)
-                           if name in in_memory and isinstance(contents, Relation)
-                           else contents)
-        for name, contents in state.items()
-        if before.get(name) is not contents
-    }
-    changed.update({name: None for name in before if name not in state})
-    return changed
-
-
-def _fact_count(state: State) -> int:
-    return sum(len(cell) for cell in state.values() if isinstance(cell, Relation))
-
-
-def _mirror_of(shared: SharedStorage | None) -> Mirror | None:
-    """The Rmap mirror of a shared journal that mirrors the facts (PostgreSQL's), else None."""
-    if shared is None:
-        return None
-    from arest.runtime.mirroring import Mirror, MirroringStorage
-
-    return Mirror(shared) if isinstance(shared, MirroringStorage) else None
-
-
 class Tenant:
     """A durable tenant over readings and a database (``:memory:`` for none)."""
 
@@ -162,27 +113,24 @@ class Tenant:
         that a reader takes all three at once."""
         self._storage = storage
         self._journal = GroupCommit(storage, recovered.sequence)
-        self._key = key
         self._clock = clock
         self._limits = Limits(snapshots=max_snapshots)
         self._committing = threading.Lock()
         """Held to check a footprint, install a D′ and queue its journal entry (or, on a
         shared journal, append the entries of the proposals queued)."""
-        self._proposing = threading.Lock()
-        self._proposals: list[Proposal] = []
-        """Commands on a shared journal waiting for the commit lock, ready to append."""
-        self._checkpointing = threading.Lock()
-        self._checkpointed = recovered.checkpointed
-        self._checkpoint_sequence = recovered.checkpoint_sequence
-        self._facts = _fact_count(recovered.state)
+        self._checkpoints = Checkpoints(storage, key, recovered.checkpointed,
+                                        recovered.checkpoint_sequence, recovered.state)
         self._shown_as = shown_as
         """The database as messages name it."""
-        self._shared = storage if isinstance(storage, SharedStorage) else None
-        """The storage, when other processes append to its journal too."""
+        self._shared: SharedCommit | None = None
+        """The commits, when other processes append to the storage's journal too."""
+        if isinstance(storage, SharedStorage):
+            from arest.runtime.shared_commit import SharedCommit
+
+            self._shared = SharedCommit(storage, shown_as, lambda: self._current,
+                                        self._install, self._journal.fail)
         self._follower: Follower | None = None
         self._federation: Federation | None = None
-        self._mirror = _mirror_of(self._shared)
-        """The Rmap tables the facts are mirrored into, beside a shared journal."""
 
     @classmethod
     def open(cls, *readings: str | Path, db: str | Path = ":memory:",
@@ -203,20 +151,18 @@ class Tenant:
             recovered = recovery.recover(storage, shown_as, key, sources)
             tenant = cls(recovered, storage, key, clock, max_snapshots, shown_as)
             if recovered.rebased:  # new readings: keep D whole under them before the base
-                tenant._checkpoint(tenant._current, wait=True)
+                tenant._checkpoints.keep(tenant._current, wait=True)
             if recovered.base_to_keep is not None:
                 storage.keep_base(key, recovered.base_to_keep)
-            if tenant._mirror is not None and tenant._shared is not None:
-                # Another process may append meanwhile: mirror the journal's last D.
-                while not tenant._mirror.bring_to(*tenant._current[:2]):
-                    tenant._catch_up(tenant._shared)
+            if tenant._shared is not None:
+                tenant._shared.mirror_held()
         except BaseException:
             storage.close()
             raise
         if tenant._shared is not None:
             from arest.runtime.following import Follower
 
-            tenant._follower = Follower(tenant._shared, tenant.catch_up, tenant._parted,
+            tenant._follower = Follower(tenant._shared.storage, tenant.catch_up, tenant._parted,
                                         lambda: tenant._current[1])
         return tenant
 
@@ -303,7 +249,7 @@ class Tenant:
                 if exclusive and self._shared is not None:
                     # Another process may be ahead: a precondition is checked, and a command
                     # that lost the race runs, on the journal's latest D.
-                    self._catch_up(self._shared)
+                    self._shared.catch_up()
                 snapshot, seen, _ = self._current
                 refused = None if precondition is None else precondition(snapshot)
                 if refused is not None:
@@ -323,10 +269,10 @@ class Tenant:
                         continue
                 else:
                     if self._shared is not None:
-                        committed = self._commit_shared(self._shared, self._proposal(
+                        committed = self._shared.commit(self._shared.propose(
                             snapshot, after, footprint, Pending(
                                 0, command.key, encoded, _context_text(context), "", ""),
-                            precondition is not None), holding=exclusive)
+                            precondition is not None), self._committing, holding=exclusive)
                     else:
                         inner: AbstractContextManager[Any] = (nullcontext() if exclusive
                                                               else self._committing)
@@ -338,8 +284,8 @@ class Tenant:
                         continue
             # Nothing is answered before what it rests on is in the journal.
             self._journal.wait(seen if committed is None else committed[1])
-            if committed is not None:
-                self._checkpoint_if_due(committed)
+            if committed is not None and self._checkpoints.due(committed[1]):
+                self._checkpoints.keep(committed, wait=False)
             return out
 
     def _refused_on_stale_d(self, out: dict[str, Any], seen: int) -> bool:
@@ -347,7 +293,7 @@ class Tenant:
         journal has gone past: another process's commands may have made it acceptable.
         A journal of one writer is never ahead of its D."""
         return (self._shared is not None and ("error" in out or bool(out.get("rejected")))
-                and self._shared.last_sequence() > seen)
+                and self._shared.storage.last_sequence() > seen)
 
     def read_now(self, command: Command, source: str = SYSTEM) -> dict[str, Any] | None:
         """The output of a command that reads D (its verb's effect is READS), on the current
@@ -402,99 +348,10 @@ class Tenant:
         self._current = (after, sequence, digest)
         return self._current
 
-    def _proposal(self, snapshot: State, after: State, footprint: Footprint | None,
-                  command: Pending, guarded: bool) -> Proposal:
-        """A command's D′ on its snapshot, with its delta and mirror step worked out now,
-        outside the commit lock (used as they are when it commits on that snapshot).  The
-        step is left to the commit when D has moved already: it would be worked out again
-        on the D it lands on, or not at all (the command runs again)."""
-        delta = asserted_delta(snapshot, after, changed_cells(snapshot, after, footprint))
-        step = (None if self._mirror is None or self._current[0] is not snapshot
-                else self._mirror.step(snapshot, after, delta))
-        return Proposal(snapshot, after, footprint, command, guarded, delta, step)
-
-    def _commit_shared(self, storage: SharedStorage, proposal: Proposal, holding: bool
-                       ) -> tuple[State, int, int] | None:
-        """Commit the proposal with those other threads queued meanwhile, in one transaction
-        (:meth:`_commit_batch`); D after it, or None when it must run again.  ``holding``:
-        this thread holds the commit lock already."""
-        with self._proposing:
-            self._proposals.append(proposal)
-        with nullcontext() if holding else self._committing:
-            if not proposal.done:
-                with self._proposing:
-                    queued, self._proposals = self._proposals, []
-                # The lock holder's own first: it may have run on the latest D, exclusively.
-                self._commit_batch(storage, [proposal, *(p for p in queued
-                                                         if p is not proposal)])
-        if proposal.failed is not None:
-            raise proposal.failed
-        return proposal.committed
-
-    def _commit_batch(self, storage: SharedStorage, batch: list[Proposal]) -> None:
-        """Append the batch's entries to the shared journal after the last entry this tenant
-        holds, in one transaction, then install D′; when another process appended first,
-        catch up and try again.  Each proposal is checked against the D it is appended on,
-        as if alone: when a cell of its footprint changed since its snapshot, it is left
-        out (None: run it again), else its written cells go onto that D.  One with a
-        precondition merges nothing: the precondition read more than its footprint.  Holds
-        the commit lock; every proposal of the batch is done when this returns."""
-        try:
-            while batch:
-                current, sequence, digest = self._current
-                chain: list[tuple[Proposal, Pending, State, int, Any]] = []
-                state = current
-                for proposal in batch:
-                    prepared = proposal.on(state)
-                    if prepared is None:
-                        proposal.finish(None)
-                        continue
-                    after, delta, step = prepared
-                    if step is None and self._mirror is not None:
-                        step = self._mirror.step(state, after, delta)
-                    digest, facts = recorded(digest, delta)
-                    sequence += 1
-                    entry = proposal.command._replace(sequence=sequence, digest=text(digest),
-                                                      facts=facts)
-                    chain.append((proposal, entry, after, digest, step))
-                    state = after
-                try:
-                    if self._mirror is None:
-                        storage.append([entry for _, entry, _, _, _ in chain])
-                    else:
-                        self._mirror.append([(entry, step) for _, entry, _, _, step in chain])
-                except JournalMoved:
-                    self._catch_up(storage)
-                    batch = [proposal for proposal, *_ in chain]
-                    continue
-                # Durable before it is installed: whoever reads this D finds it in the journal.
-                if chain:
-                    self._journal.kept(sequence)
-                    self._current = (state, sequence, digest)
-                for proposal, entry, after, digest, _ in chain:
-                    proposal.finish((after, entry.sequence, digest))
-                return
-        except BaseException as error:
-            for proposal in batch:
-                if not proposal.done:
-                    proposal.fail(error)
-            raise
-
-    def _catch_up(self, storage: SharedStorage) -> None:
-        """Run the entries other processes appended since the last one D holds, installing D
-        after each (:mod:`arest.runtime.following`).  Holds the commit lock.  An entry that
-        does not replay to its digest parts this tenant from the journal: every later call
-        is refused with :class:`StorageError`."""
-        from arest.runtime.following import replayed_entries
-
-        entries = storage.entries(after=self._current[1])  # a failed read changes nothing
-        try:
-            for caught_up in replayed_entries(self._shown_as, self._current, entries):
-                self._journal.kept(caught_up[1])
-                self._current = caught_up
-        except (StorageError, ReplayError) as error:
-            self._journal.fail(error)
-            raise
+    def _install(self, current: tuple[State, int, int]) -> None:
+        """Make a D whose journal entries are durable this tenant's (under the commit lock)."""
+        self._journal.kept(current[1])
+        self._current = current
 
     def catch_up(self) -> int:
         """Run now the commands other processes kept in a shared journal since this tenant
@@ -502,7 +359,7 @@ class Tenant:
         number of the last command D holds.  On a journal of one writer, nothing to do."""
         if self._shared is not None:
             with self._committing:
-                self._catch_up(self._shared)
+                self._shared.catch_up()
         return self._current[1]
 
     def _parted(self) -> bool:
@@ -512,41 +369,11 @@ class Tenant:
             return True
         return False
 
-    def _checkpoint_if_due(self, committed: tuple[State, int, int]) -> None:
-        due = max(CHECKPOINT_EVERY, self._facts // CHECKPOINT_SHARE)
-        if committed[1] - self._checkpoint_sequence >= due:
-            self._checkpoint(committed, wait=False)
-
-    def _checkpoint(self, current: tuple[State, int, int], wait: bool) -> None:
-        """Keep the cells changed since the last checkpoint (by identity: an unchanged cell
-        is the same object), so that a restart replays only the journal after it.  Runs
-        outside the commit lock, on a durable D; one at a time, never going back to an
-        earlier sequence."""
-        if not self._storage.durable or not self._checkpointing.acquire(blocking=wait):
-            return  # nothing to restart from, or another thread is keeping one now
-        state, sequence, digest = current
-        try:
-            if sequence < self._checkpoint_sequence or (
-                    sequence == self._checkpoint_sequence and self._checkpointed is not
-                    EMPTY_STATE):
-                return
-            before = self._checkpointed
-            since = None if before is EMPTY_STATE else self._checkpoint_sequence
-            if not self._storage.checkpoint(sequence, self._key, _changed(before, state),
-                                            text(digest), since):
-                # Another process checkpointed since this one did: keep every cell.
-                self._storage.checkpoint(sequence, self._key, _changed(EMPTY_STATE, state),
-                                         text(digest), None)
-            self._checkpointed, self._checkpoint_sequence = state, sequence
-            self._facts = _fact_count(state)
-        finally:
-            self._checkpointing.release()
-
     def checkpoint(self) -> None:
         """Keep the changed cells now (also done as commands accumulate, and on close)."""
         current = self._current
         self._journal.wait(current[1])
-        self._checkpoint(current, wait=True)
+        self._checkpoints.keep(current, wait=True)
 
     def recent_facts(self, limit: int = 100) -> list[dict[str, Any]]:
         """The most recently asserted facts that hold now, newest first, each once: its fact
@@ -572,7 +399,7 @@ class Tenant:
             if self._follower is not None:
                 self._follower.stop()
             self._journal.wait(self._current[1])
-            if self._current[1] - self._checkpoint_sequence >= CHECKPOINT_EVERY:
+            if self._checkpoints.worth_keeping(self._current[1]):
                 self.checkpoint()
         finally:
             self._storage.close()

@@ -144,10 +144,10 @@ def test_a_reopen_does_not_read_unchanged_readings_again(
 def test_restart_from_a_checkpoint_replays_only_what_follows(
     tmp_path: Path, db: str | Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import arest.runtime.checkpoints as checkpoints_module
     import arest.runtime.recovery as replay_module
-    import arest.runtime.tenant as tenant_module
 
-    monkeypatch.setattr(tenant_module, "CHECKPOINT_EVERY", 5)
+    monkeypatch.setattr(checkpoints_module, "CHECKPOINT_EVERY", 5)
     with arest.Tenant.open(ORDERS, db=db) as tenant:
         for n in range(12):
             tenant.call("create:Customer", {"id": f"c{n}@x", "Name": f"C{n}"})
