@@ -23,6 +23,10 @@ and read back):
 - ``duckdb``: the same SQL on one thread (``SET threads=1``), with no index: DuckDB joins by
   hashing and does not use an ART index for a join.  Edges are loaded with one ``INSERT …
   SELECT unnest($1), unnest($2)`` of two lists.
+- ``arest+duckdb``: arest's load, then ``derive_all`` with every stratum evaluated by
+  ``arest.compiler.duckdb_eval`` (the rules' plans as SQL, semi-naive rounds in DuckDB on one
+  thread): its derive includes sending the relations to DuckDB and reading the derived facts
+  and their supports back into D.
 - ``clingo``: ``tc(X,Y) :- e(X,Y). tc(X,Z) :- tc(X,Y), e(Y,Z).`` or ``gp(X,Z) :- e(X,Y),
   e(Y,Z).``.  Load adds one program of facts ``e("a","b").`` and grounds it (faster than the
   backend API: 0.46 s against 0.75 s for 1e5 edges); derive grounds the rules and solves.
@@ -70,7 +74,13 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from derive_arest import arest_adding, arest_derive, arest_export, arest_load
+from derive_arest import (
+    arest_adding,
+    arest_derive,
+    arest_duckdb_derive,
+    arest_export,
+    arest_load,
+)
 from derive_workloads import Edge, gp, new_edges, tc_chain, tc_dag
 from harness import (
     Column,
@@ -319,8 +329,11 @@ ENGINES: dict[str, dict[str, Peer]] = {
     "arest": {query: Peer(partial(arest_load, query), partial(arest_derive, query),
                           partial(arest_export, query))
               for query in ("tc", "gp")},
+    "arest+duckdb": {query: Peer(partial(arest_load, query), partial(arest_duckdb_derive, query),
+                                 partial(arest_export, query))
+                     for query in ("tc", "gp")},
 }
-MODULES = {"duckdb": "duckdb", "clingo": "clingo"}
+MODULES = {"duckdb": "duckdb", "clingo": "clingo", "arest+duckdb": "duckdb"}
 
 
 # measuring -----------------------------------------------------------------------------

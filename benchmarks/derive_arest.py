@@ -50,6 +50,15 @@ def arest_derive(query: str, D: Any) -> Any:
     return derive_all(D)
 
 
+def arest_duckdb_derive(query: str, D: Any) -> Any:
+    """``derive_all`` with every stratum DuckDB accepts evaluated there, whatever its size:
+    the edges sent to DuckDB, the fixed point computed in SQL, the facts and their supports
+    read back into D."""
+    from arest.system.derive import derive_all
+
+    return derive_all(D, in_duckdb=lambda state, stratum: True)
+
+
 def arest_export(query: str, D: Any) -> set[Edge]:
     return {(a, b) for a, b in D[ANSWER[query]]}
 
