@@ -15,7 +15,7 @@ so its antecedents were derived in earlier rounds.  When a fact has several deri
 the recorded one may differ from the FFP evaluator's (whose choice follows index order);
 the facts are the same.
 
-DuckDB is an optional extra (``pip install 'arest[duckdb]'``), imported on first use.
+DuckDB is not a dependency (the test and bench extras install it), imported on first use.
 ``derive_all`` runs a stratum here only when its caller asks (``in_duckdb``): measured end
 to end, transfers and supports included, this evaluator is 3–5× slower than the FFP one on
 every workload and size of ``benchmarks/bench_derive.py``, so there is no crossover to
