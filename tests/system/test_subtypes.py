@@ -60,6 +60,18 @@ def test_a_doctor_with_a_specialty_is_accepted_and_listed_as_a_doctor() -> None:
     assert listed["Specialty"] == "cardiology"
 
 
+def test_creating_a_doctor_asserting_its_membership_and_bulk_load_reach_one_d() -> None:
+    D = loaded("clinic")
+    specialty = fact("Doctor_has_Specialty", "cx", "cardiology")
+    _, created = arest.apply(D, "create:Doctor",
+                             {"id": "cx", "Full Name": "Ann", "Specialty": "cardiology"})
+    _, asserted = arest.apply(D, "assert", {"facts": [NAMED, A_DOCTOR, specialty]})
+    loaded_in_bulk = bulk_load(D, [(f["fact_type"], tuple(f["bindings"]))
+                                   for f in (NAMED, A_DOCTOR, specialty)])
+    assert created == asserted == loaded_in_bulk
+    assert "cx" in doctors(created)
+
+
 def test_the_membership_alone_makes_the_entity_one_of_the_subtype() -> None:
     D = arest.compile("Clinician(.id) is an entity type.\nDoctor is a subtype of Clinician.\n"
                       "Doctor has Specialty.\n  Each Doctor has exactly one Specialty.")
