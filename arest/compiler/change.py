@@ -70,6 +70,8 @@ class _Lookups:
         self.reference: dict[str, tuple[str, ...]] = {}
         self.entity_roles: dict[str, tuple[tuple[int, str], ...]] = {}
         self.parents: dict[str, tuple[str, ...]] = {}
+        self.children: dict[str, tuple[str, ...]] = {}
+        self.membership_subtypes: dict[str, str] | None = None
 
 
 _lookups_by_schema_cells: IdentityMemo[_Lookups] = IdentityMemo(
@@ -99,6 +101,7 @@ class Change:
         self._reference = lookups.reference
         self._entity_roles = lookups.entity_roles
         self._parents = lookups.parents
+        self._lookups = lookups
 
     def roles(self, fact_type: str) -> tuple[str, ...]:
         """The nouns playing a fact type's roles, in role order."""
@@ -138,6 +141,32 @@ class Change:
                 else ()
             )
         return self._parents[noun]
+
+    def children(self, noun: str) -> tuple[str, ...]:
+        """The noun's direct subtypes."""
+        if noun not in self._lookups.children:
+            relation = relation_in(self.state, NOUN_SUPERTYPES)
+            self._lookups.children[noun] = tuple(
+                sorted(sub for sub, _ in relation.matching(1, noun)) if relation is not None
+                else ()
+            )
+        return self._lookups.children[noun]
+
+    def membership_subtype(self, fact_type: str) -> str | None:
+        """The subtype whose membership fact type ``<Sup>_is_a_<Sub>`` this is; None for any
+        other fact type.
+
+        >>> import arest
+        >>> D = arest.compile("Clinician(.id) is an entity type.\\n"
+        ...                   "Doctor is a subtype of Clinician.")
+        >>> Change(D).membership_subtype("Clinician_is_a_Doctor")
+        'Doctor'
+        """
+        if self._lookups.membership_subtypes is None:
+            relation = relation_in(self.state, NOUN_SUPERTYPES)
+            self._lookups.membership_subtypes = {
+                membership_fact_type(sub, sup): sub for sub, sup in relation or ()}
+        return self._lookups.membership_subtypes.get(fact_type)
 
     def member_of(self, noun: str) -> tuple[str, ...]:
         """The noun and its supertypes: every population an entity of the noun is in."""
@@ -194,15 +223,18 @@ class Change:
         for position, noun in self.entity_roles(fact_type):
             if (noun, fact[position]) not in touched:
                 self.touch(noun, fact[position])
-        if grown is relation:
-            return False
-        self.state = self.state.set(fact_type, grown)
-        removed = self.delta.removed.get(fact_type)
-        if removed is not None and fact in removed:
-            removed.discard(fact)
-        else:
-            self.delta.added.setdefault(fact_type, set()).add(fact)
-        return True
+        new = grown is not relation
+        if new:
+            self.state = self.state.set(fact_type, grown)
+            removed = self.delta.removed.get(fact_type)
+            if removed is not None and fact in removed:
+                removed.discard(fact)
+            else:
+                self.delta.added.setdefault(fact_type, set()).add(fact)
+        subtype = self.membership_subtype(fact_type)
+        if subtype is not None and (subtype, fact[0]) not in touched:
+            self.touch(subtype, fact[0])  # ``Clinician 'x' is a Doctor``: x is a Doctor
+        return new
 
     def add_all(self, fact_type: str, facts: Iterable[Fact]) -> None:
         """:meth:`add` for many facts of one fact type: the relation grows in one batch and
@@ -227,6 +259,9 @@ class Change:
             return
         for position, noun in self.entity_roles(fact_type):
             self.touch_many(noun, (fact[position] for fact in batch))
+        subtype = self.membership_subtype(fact_type)
+        if subtype is not None:
+            self.touch_many(subtype, (fact[0] for fact in batch))  # each x is a Sub
         relation = self._relation(fact_type, len(batch[0]))
         grown = relation.extended(batch)
         if grown is relation:
@@ -274,7 +309,43 @@ class Change:
             added.discard(fact)
         else:
             self.delta.removed.setdefault(fact_type, set()).add(fact)
+        subtype = self.membership_subtype(fact_type)
+        if subtype is not None:
+            self.leave(subtype, fact[0])  # x is no longer a Doctor
         return True
+
+    def leave(self, subtype: str, entity: str) -> None:
+        """The entity is no longer of the subtype: it leaves the subtype's population and
+        those of the subtype's own subtypes, and the facts in which it plays their roles
+        (their membership facts included) are retracted with it, as deleting it would; it
+        stays in the supertypes' populations.
+
+        >>> import arest
+        >>> D = arest.compile("Clinician(.id) is an entity type.\\n"
+        ...                   "Doctor is a subtype of Clinician.\\nDoctor has Specialty.")
+        >>> change = Change(D)
+        >>> _ = change.add("Doctor_has_Specialty", ("cx", "general"))
+        >>> _ = change.remove("Clinician_is_a_Doctor", ("cx",))
+        >>> [sorted(change.state[population_cell(n)]) for n in ("Clinician", "Doctor")]
+        [[('cx',)], []]
+        >>> sorted(change.state["Doctor_has_Specialty"])
+        []
+        """
+        self._touched.discard((subtype, entity))
+        roles = relation_in(self.state, FACT_TYPE_ROLES)
+        for fact_type, _, position in sorted(roles.matching(1, subtype)) if roles else ():
+            relation = relation_in(self.state, fact_type)
+            for fact in sorted(relation.matching(int(position), entity)) if relation else ():
+                self.remove(fact_type, fact)
+        for parent in self.parents(subtype):
+            self.remove(membership_fact_type(subtype, parent), (entity,))
+        for child in self.children(subtype):
+            if (entity,) in (relation_in(self.state, population_cell(child)) or ()):
+                self.leave(child, entity)
+        population = relation_in(self.state, population_cell(subtype))
+        if population is not None and (entity,) in population:
+            self.state = self.state.set(population_cell(subtype), population.remove((entity,)))
+            self.delta.gone.setdefault(subtype, set()).add(entity)
 
     def forget(self, noun: str, entity: str) -> None:
         """The entity leaves its noun's population and its supertypes'."""

@@ -27,7 +27,7 @@ from arest.algebra import State
 from arest.algebra.relations import Relation
 from arest.compiler.derivations import Program
 from arest.compiler.fields import fields_of, status_fact_type
-from arest.compiler.population import entity_ids
+from arest.compiler.population import entity_ids, membership_fact_type
 from arest.compiler.schema import ConstraintInfo, Schema, schema_of
 from arest.system import apply as system_apply
 from arest.system.derive import program_of
@@ -111,6 +111,21 @@ class Domain:
     def _single_roles(self, kind: str, fact_type: str) -> set[int]:
         return {c.spans[0][1] for c in self.constraints
                 if c.kind == kind and len(c.spans) == 1 and c.spans[0][0] == fact_type}
+
+    def joined_subtype(self, fact_type: str) -> str | None:
+        """The subtype whose membership fact type (``<Sup>_is_a_<Sub>``) this is: a fact of
+        it makes an entity one of the subtype."""
+        for noun, info in self.schema.nouns.items():
+            if any(membership_fact_type(noun, sup) == fact_type for sup in info.supertypes):
+                return noun
+        return None
+
+    def over_roles_of(self, noun: str) -> list[ConstraintInfo]:
+        """The alethic constraints spanning a role the noun plays (a new entity of the noun
+        may wake those that ask something of each one: a mandatory role, a partition)."""
+        return [c for c in self.constraints if any(
+            f in self.schema.fact_types and self.schema.fact_types[f].roles[r] == noun
+            for f, r, _ in c.spans)]
 
     def spanning(self, fact_type: str) -> list[ConstraintInfo]:
         """The alethic constraints over fact_type: those spanning one of its roles, and
@@ -427,11 +442,18 @@ def _quiet(domain: Domain, fact_type: str, constraint: ConstraintInfo,
     an addition breaks those of ADD_ONLY_KINDS, only a removal those of
     REMOVE_ONLY_KINDS), can break constraint alone: every other constraint over it is
     blind to the change, a uniqueness or value list the change is built to respect, or a
-    subset whose superset side it is (for an addition); and no rule derives from it into
+    subset whose superset side it is (for an addition); an addition to a subtype's
+    membership fact type, which makes an entity one of the subtype, wakes no constraint
+    over the subtype's roles that a new entity can break; and no rule derives from it into
     a constrained fact type."""
     if fact_type not in domain.fact_types or domain.downstream(fact_type):
         return False
     adding = blind is REMOVE_ONLY_KINDS
+    subtype = domain.joined_subtype(fact_type)
+    if adding and subtype is not None and any(
+            other.id != constraint.id and other.kind not in ADD_ONLY_KINDS
+            for other in domain.over_roles_of(subtype)):
+        return False  # the entity joins the subtype: its mandatory roles, its partitions
     for other in domain.spanning(fact_type):
         if other.id == constraint.id or other.kind in blind:
             continue

@@ -32,6 +32,7 @@ facts = st.one_of(
               st.tuples(st.sampled_from(PEOPLE), st.sampled_from(PEOPLE))),
     st.tuples(st.just("Person_has_Nickname"),
               st.tuples(st.sampled_from(PEOPLE), st.sampled_from(("Al", "Bo")))),
+    st.tuples(st.just("Person_is_a_Employee"), st.tuples(st.sampled_from(PEOPLE))),
 )
 
 
@@ -48,6 +49,12 @@ def test_bulk_load_puts_each_entity_in_its_populations() -> None:
     assert set(loaded[population_cell("Person")]) == {("ann",)}
     assert set(loaded[population_cell("Team")]) == {("red",)}
     assert loaded == one_at_a_time(D, [("Employee_works_in_Team", ("ann", "red"))])
+
+
+def test_a_membership_fact_puts_the_entity_in_the_subtype_as_adding_it_does() -> None:
+    loaded = bulk_load(D, [("Person_is_a_Employee", ("bob",))])
+    assert set(loaded[population_cell("Employee")]) == {("bob",)}
+    assert loaded == one_at_a_time(D, [("Person_is_a_Employee", ("bob",))])
 
 
 @given(st.lists(facts, max_size=12), st.lists(facts, max_size=12))

@@ -20,6 +20,7 @@ from arest.system.derive import derive_all, is_derived, program_of
 from arest.system.validate import alethic, all_violations
 from arest.testing import (
     GRAPH_RULES,
+    bulk_load,
     command_sequences,
     graph_scenarios,
     populations,
@@ -163,8 +164,8 @@ def test_a_broken_population_is_refused_incrementally_and_from_scratch_alike(
         name: str, data: st.DataObject) -> None:
     """``arest.testing.populations(D, invalid=True)`` on the example domains: the command's
     woken constraints and a full validation from scratch of D with the facts written as the
-    command writes them, unchecked, both find the one constraint the population names
-    broken, and nothing else."""
+    command writes them, unchecked (one at a time or in bulk, alike), both find the one
+    constraint the population names broken, and nothing else."""
     D = loaded(name)
     population = data.draw(populations(D, invalid=True))
     assert population.breaks is not None
@@ -172,6 +173,7 @@ def test_a_broken_population_is_refused_incrementally_and_from_scratch_alike(
     change = Change(D)
     for fact_type, fact in population.facts:
         change.add(fact_type, fact)
+    assert bulk_load(D, population.facts) == change.state
     scratch = all_violations(derive_all(change.state))
     assert out["rejected"] and after is D
     incremental = {v["constraint_id"] for v in alethic(out["violations"])}
