@@ -36,3 +36,9 @@ def __getattr__(name: str) -> Any:
 
         return getattr(api, name)
     raise AttributeError(f"module 'arest' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """What the module offers, the names loaded on first use included (tab completion in a
+    notebook lists them before any is used)."""
+    return sorted({*globals(), *__all__})

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     )
     from arest.forml2.reader import read
     from arest.forml2.reading import Diagnostic, Reading, ReadingError
-    from arest.forml2.verbalize import VerbalizationError, verbalize
+    from arest.forml2.verbalizer import VerbalizationError, verbalize
 
 __all__ = [
     "Aggregation",
@@ -66,8 +66,8 @@ __all__ = [
 
 _HOMES = {
     "metamodel": "bundled", "Diagnostic": "reading", "Reading": "reading",
-    "ReadingError": "reading", "read": "reader", "VerbalizationError": "verbalize",
-    "verbalize": "verbalize",
+    "ReadingError": "reading", "read": "reader", "VerbalizationError": "verbalizer",
+    "verbalize": "verbalizer",
 }
 """The submodule of each name not in :mod:`arest.forml2.constructs`."""
 
@@ -79,7 +79,5 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'arest.forml2' has no attribute {name!r}")
     module = importlib.import_module(f"arest.forml2.{_HOMES.get(name, 'constructs')}")
     value = getattr(module, name)
-    # Bound here, so that the import of the submodule ``verbalize`` (which binds the package's
-    # attribute to the module) does not hide the function of that name.
-    globals()[name] = value
+    globals()[name] = value  # asked once: the next use finds it bound
     return value

@@ -2,7 +2,7 @@
 fact type's readings with a phrase and determiner per role.
 
 :class:`Phrasing` holds the schema a construct is said against; the sentences of
-declarations (:mod:`arest.forml2.verbalize`), constraints
+declarations (:mod:`arest.forml2.verbalizer`), constraints
 (:mod:`arest.forml2.constraint_sentences`) and rules (:mod:`arest.forml2.rule_sentences`)
 are built on it.
 """

@@ -88,6 +88,20 @@ def test_import_arest_stays_light() -> None:
     assert output.strip() == "[]"
 
 
+def test_what_loads_on_first_use_is_listed_and_is_what_it_names() -> None:
+    """``dir(arest)`` (a notebook's tab completion) lists the names loaded on first use, and
+    a submodule imported first never stands in for the function of the package's name."""
+    import subprocess
+    import sys
+
+    probe = ("import arest, arest.forml2.verbalizer, inspect; "
+             "from arest.forml2 import verbalize; "
+             "print(sorted(set(arest.__all__) - set(dir(arest))), inspect.isfunction(verbalize))")
+    output = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True).stdout
+    assert output.strip() == "[] True"
+
+
 def test_the_empty_state_knows_no_nouns() -> None:
     out, _ = arest.apply(EMPTY_STATE, "list:Order")
     assert out["error"]["code"] == "unknown_noun"
