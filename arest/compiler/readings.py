@@ -104,7 +104,18 @@ def _rule_errors(rules: list[DerivationRule], known: Reading) -> list[Diagnostic
     through negation or aggregation."""
     found: list[Diagnostic] = []
     compiled = []
+    memberships = {link.membership: link for link in known.schema.subtypes}
     for rule in rules:
+        link = memberships.get(rule.consequent.fact_type)
+        if link is not None:
+            # A subtype's population (and so its constraints) follows asserted membership;
+            # a derived member would be a Doctor no Doctor constraint ever checks.
+            found.append(_at(rule, (
+                f"`{rule.reading}` derives membership of the subtype {link.sub}, which arest "
+                f"cannot enforce: {link.sub}'s constraints check asserted members only. "
+                f"Assert `{link.sup} is a {link.sub}` instead, or derive a fact type of "
+                f"your own (e.g. `{link.sup} is qualified`)")))
+            continue
         try:
             declared = known.schema.fact_types.get(rule.consequent.fact_type)
             compiled.append(compile_rule(rule, declared.roles if declared else ()))

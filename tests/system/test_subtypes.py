@@ -169,3 +169,20 @@ def test_bulk_load_one_at_a_time_and_assert_agree_on_the_shipped_domains(
     written = {cell for cell in bulk if cell.startswith(POPULATION_PREFIX)} | {
         fact_type for fact_type, _ in population.facts}
     assert cells_of(asserted, written) == cells_of(bulk, written)
+
+
+def test_a_rule_deriving_membership_of_a_subtype_is_a_diagnostic_at_its_sentence() -> None:
+    """A derived member would escape the subtype's constraints, which hold its asserted
+    members: the reader refuses the rule where it stands rather than accept it unenforced."""
+    text = ("Clinician(.Name) is an entity type.\n"
+            "Doctor is a subtype of Clinician.\n"
+            "Licence Code is a value type.\n"
+            "Clinician has Licence Code.\n"
+            "Each Clinician has at most one Licence Code.\n"
+            "* Clinician is a Doctor if Clinician has some Licence Code.\n")
+    with pytest.raises(arest.ReadingError) as refused:
+        arest.compile(text)
+    [diagnostic] = refused.value.diagnostics
+    assert (diagnostic.line, diagnostic.column) == (6, 1)
+    assert "membership of the subtype Doctor" in diagnostic.message
+    assert "Assert `Clinician is a Doctor`" in diagnostic.message
