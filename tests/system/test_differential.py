@@ -123,10 +123,19 @@ def test_each_rule_kind_keeps_the_from_scratch_fixed_point_over_more_scenarios(
     observed(check_every_command(data.draw(graph_scenarios(rule, max_size=30))))
 
 
-@settings(max_examples=40)
+@settings(max_examples=12)
 @given(graph_scenarios())
 def test_every_command_keeps_the_from_scratch_fixed_point(scenario: Any) -> None:
-    """Random mixes of rules and constraints."""
+    """Random mixes of rules and constraints (a few; the slow suite runs more)."""
+    observed(check_every_command(scenario))
+
+
+@pytest.mark.slow
+@settings(max_examples=60)
+@given(graph_scenarios())
+def test_every_command_keeps_the_from_scratch_fixed_point_over_more_mixes(scenario: Any
+                                                                           ) -> None:
+    """The same, over more mixes."""
     observed(check_every_command(scenario))
 
 

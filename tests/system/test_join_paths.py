@@ -135,10 +135,24 @@ def _keyed(found: list[dict[str, Any]]) -> set[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("domain", list(DOMAINS))
-@settings(max_examples=40)
+@settings(max_examples=15)
 @given(data=st.data())
 def test_a_command_reports_exactly_the_violations_full_validation_finds_new(
         domain: str, data: st.DataObject) -> None:
+    """A few command sequences per domain; the slow suite runs more."""
+    reports_what_validation_finds(domain, data)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("domain", list(DOMAINS))
+@settings(max_examples=60)
+@given(data=st.data())
+def test_a_command_reports_exactly_the_violations_full_validation_finds_new_over_more(
+        domain: str, data: st.DataObject) -> None:
+    reports_what_validation_finds(domain, data)
+
+
+def reports_what_validation_finds(domain: str, data: st.DataObject) -> None:
     D = arest.compile(domain.format(modality=DEONTIC))
     schema = schema_of(D)
     arity = {f: len(schema.fact_types[f].roles) for f in DOMAINS[domain]}
@@ -185,10 +199,24 @@ ALETHIC_DOMAINS = {
 
 
 @pytest.mark.parametrize("domain", list(ALETHIC_DOMAINS))
-@settings(max_examples=30)
+@settings(max_examples=12)
 @given(data=st.data())
 def test_no_accepted_command_leaves_a_violation_and_a_rejected_one_changes_nothing(
         domain: str, data: st.DataObject) -> None:
+    """A few command sequences per domain; the slow suite runs more."""
+    accepts_only_what_holds(domain, data)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("domain", list(ALETHIC_DOMAINS))
+@settings(max_examples=50)
+@given(data=st.data())
+def test_no_accepted_command_leaves_a_violation_over_more_sequences(
+        domain: str, data: st.DataObject) -> None:
+    accepts_only_what_holds(domain, data)
+
+
+def accepts_only_what_holds(domain: str, data: st.DataObject) -> None:
     D = arest.compile(domain)
     schema = schema_of(D)
     fact_types = ALETHIC_DOMAINS[domain]
