@@ -22,7 +22,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -200,8 +200,17 @@ class Load:
 
     def flowing(self, since: int, more: int = FLOWING) -> None:
         """Wait until ``more`` writes more than ``since`` were acknowledged."""
+        self._until(lambda: len(self.acknowledged) >= since + more)
+
+    def from_both_kinds(self) -> None:
+        """Wait until a REST client and an MCP client each had a write acknowledged (an MCP
+        session starts slower than a REST request: on busy cores the kills may all come
+        before the first MCP answer)."""
+        self._until(lambda: {name.split("-")[1][0] for name in self.acknowledged} >= {"r", "m"})
+
+    def _until(self, holds: Callable[[], bool]) -> None:
         deadline = time.monotonic() + 120
-        while len(self.acknowledged) < since + more:
+        while not holds():
             assert not self.faults, self.faults
             assert time.monotonic() < deadline, "the writes stopped flowing"
             time.sleep(0.01)
@@ -361,6 +370,7 @@ def trial(db: str, kept: Kept, logs: Path, servers: int, kills: int, seed: int,
                 fleet.restart(victim)
                 load.running.set()
             load.flowing(len(load.acknowledged), writes)
+            load.from_both_kinds()
         finally:
             load.stop()
         assert not load.faults, load.faults
