@@ -64,7 +64,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -208,9 +208,11 @@ def server_command(server: str, transport: str, db: str | None, port: int | None
 
 
 @contextlib.contextmanager
-def http_server(command: list[str], port: int, errlog: Any) -> Any:
-    """Run an HTTP server until the block ends; wait for it to accept connections first."""
-    process = subprocess.Popen(command, cwd=REPO, stdout=errlog, stderr=errlog)
+def http_process(command: list[str], port: int, errlog: Any, tree: Path = REPO,
+                 env: dict[str, str] | None = None) -> Iterator[subprocess.Popen[bytes]]:
+    """Run an HTTP server from ``tree`` until the block ends, once it accepts connections;
+    then stop it (terminate, kill after 30 s)."""
+    process = subprocess.Popen(command, cwd=tree, stdout=errlog, stderr=errlog, env=env)
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -221,7 +223,7 @@ def http_server(command: list[str], port: int, errlog: Any) -> Any:
                 if process.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"{' '.join(command)} did not start") from None
                 time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield process
     finally:
         process.terminate()
         try:
@@ -229,6 +231,13 @@ def http_server(command: list[str], port: int, errlog: Any) -> Any:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@contextlib.contextmanager
+def http_server(command: list[str], port: int, errlog: Any) -> Iterator[str]:
+    """Run an HTTP server until the block ends: its MCP url, once it accepts connections."""
+    with http_process(command, port, errlog):
+        yield f"http://127.0.0.1:{port}/mcp"
 
 
 async def open_session(stack: contextlib.AsyncExitStack, era: str, command: list[str] | None,

@@ -44,7 +44,6 @@ import io
 import json
 import os
 import pstats
-import socket
 import statistics
 import subprocess
 import sys
@@ -63,6 +62,7 @@ from bench_mcp import (
     check_create,
     check_echo,
     free_port,
+    http_process,
     load_average,
     open_session,
     server_command,
@@ -266,25 +266,8 @@ def serving(command: list[str], port: int, errlog: Any, tree: Path = REPO
     """Run an HTTP server from the source ``tree`` until the block ends: its URL and its
     process's pid, once it accepts connections."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    process = subprocess.Popen(command, cwd=tree, stdout=errlog, stderr=errlog, env=env)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"{' '.join(command)} did not start") from None
-                time.sleep(0.05)
+    with http_process(command, port, errlog, tree, env) as process:
         yield f"http://127.0.0.1:{port}/mcp", process.pid
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def rows(before: Path | None) -> tuple[str, ...]:
