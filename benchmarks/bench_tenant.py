@@ -79,8 +79,10 @@ from harness import (
 EXAMPLE = Path(__file__).resolve().parent.parent / "readings" / "orders"
 CREATE_CANDIDATES = ("raw SQLite", "SQLite tenant", "memory tenant")
 CREATE_BASELINE = "raw SQLite"
-WRITERS = ("1 thread", "2 threads, disjoint cells", "2 threads, one cell")
-WRITERS_BASELINE = "1 thread"
+RAW_WRITER = "raw SQLite, 1 writer"
+WRITERS = (RAW_WRITER, "1 thread", "4 threads", "16 threads", "2 threads, disjoint cells")
+WRITERS_BASELINE = RAW_WRITER
+BEFORE = " (before)"
 RESTARTS = ("raw sqlite3: read the journal", "checkpoint", "no checkpoint")
 RESTART_BASELINE = "checkpoint"
 FIRST_COMPILE = "fresh, first compile"
@@ -172,16 +174,34 @@ def measure_creates(name: str, creates: int, warmup: int, folder: str) -> dict[s
         close = tenant.close
     _log(f"{name}: {warmup:,} + {creates:,} creates")
     time_calls(step, warmup)
+    started = time.process_time_ns()
     samples = time_calls(step, creates)
+    cpu = time.process_time_ns() - started
     close()
-    return {"candidate": name, "total_s": sum(samples) / 1e9, **summarize(samples).as_dict()}
+    return {"candidate": name, "total_s": sum(samples) / 1e9, "cpu_s": cpu / 1e9,
+            **summarize(samples).as_dict()}
+
+
+def threads_of(kind: str) -> int:
+    """The writer threads a kind of the concurrent-writers trial runs.
+
+    >>> threads_of("1 thread"), threads_of("16 threads"), threads_of("2 threads, one cell")
+    (1, 16, 2)
+    """
+    return int(kind.split()[0])
 
 
 def measure_writers(kind: str, creates: int, folder: str) -> dict[str, Any]:
-    """``creates`` durable creates from one or two threads at once: wall time, latencies,
-    and the runs of SYSTEM per command (the clock is read once per run)."""
+    """``creates`` durable creates from one or more threads at once: wall and CPU time,
+    latencies, and the runs of SYSTEM per command (the clock is read once per run).  The
+    raw SQLite writer inserts the same rows one at a time, for the rate to beat."""
     import threading
 
+    if kind == RAW_WRITER:
+        result = measure_creates("raw SQLite", creates, 0, folder)
+        return {"kind": kind, "wall_s": result["total_s"], "cpu_s": result["cpu_s"],
+                "runs": None, **{k: v for k, v in result.items()
+                                             if k.endswith("_ns") or k == "count"}}
     import arest
     from arest.runtime.tenant import utc_now
 
@@ -195,7 +215,7 @@ def measure_writers(kind: str, creates: int, folder: str) -> dict[str, Any]:
 
     path = Path(tempfile.mkdtemp(dir=folder)) / "writers.db"
     tenant = arest.Tenant.open(EXAMPLE, db=path, clock=clock)
-    threads = 1 if kind == "1 thread" else 2
+    threads = threads_of(kind)
     per_thread = creates // threads
     samples: list[list[int]] = [[] for _ in range(threads)]
 
@@ -211,16 +231,17 @@ def measure_writers(kind: str, creates: int, folder: str) -> dict[str, Any]:
         samples[index] = time_calls(step, per_thread)
 
     _log(f"writers, {kind}: {per_thread * threads:,} creates")
-    start = time.perf_counter_ns()
+    start, cpu = time.perf_counter_ns(), time.process_time_ns()
     workers = [threading.Thread(target=writer, args=(i,)) for i in range(threads)]
     for worker in workers:
         worker.start()
     for worker in workers:
         worker.join()
     wall = (time.perf_counter_ns() - start) / 1e9
+    cpu = (time.process_time_ns() - cpu) / 1e9
     tenant.close()
     merged = [sample for thread in samples for sample in thread]
-    return {"kind": kind, "wall_s": wall, "runs": runs[0],
+    return {"kind": kind, "wall_s": wall, "cpu_s": cpu, "runs": runs[0],
             **summarize(merged).as_dict()}
 
 
@@ -469,6 +490,7 @@ def report(results: dict[str, Any], plan: Plan) -> str:
     for r in results["creates"]:
         rows[r["candidate"]] = {
             "rate": r["count"] / r["total_s"],
+            "cpu": r["cpu_s"] / r["count"] * 1e6 if "cpu_s" in r else None,
             "median": r["median_ns"] / 1e3,
             "p99": r["p99_ns"] / 1e3,
             "max": r["max_ns"] / 1e3,
@@ -477,6 +499,7 @@ def report(results: dict[str, Any], plan: Plan) -> str:
     out.append(f"**Durable creates**, {count:,} `create:Customer` each, one at a time\n")
     columns = [
         Column("rate", "creates/s", "{:,.0f}"),
+        Column("cpu", "CPU µs per create", us),
         Column("median", "median µs", us),
         Column("p99", "p99 µs", us),
         Column("max", "max µs", us),
@@ -487,21 +510,26 @@ def report(results: dict[str, Any], plan: Plan) -> str:
     for r in results.get("writers", []):
         rows[r["kind"]] = {
             "rate": r["count"] / r["wall_s"],
+            "cpu": r["cpu_s"] / r["count"] * 1e6 if "cpu_s" in r else None,
             "median": r["median_ns"] / 1e3,
             "p99": r["p99_ns"] / 1e3,
-            "runs": r["runs"] / r["count"],
+            "runs": None if r["runs"] is None else r["runs"] / r["count"],
         }
     if rows:
         count = results["writers"][0]["count"]
         out.append(f"**Concurrent writers** on the SQLite tenant, {count:,} creates in all\n")
         columns = [
             Column("rate", "creates/s", "{:,.0f}"),
+            Column("cpu", "CPU µs per create", us),
             Column("median", "median µs", us),
             Column("p99", "p99 µs", us),
             Column("runs", "runs per command", "{:,.2f}", ratio=False),
         ]
-        out.append(format_table(rows, columns, WRITERS_BASELINE) + "\n")
+        baseline = WRITERS_BASELINE if WRITERS_BASELINE in rows else next(iter(rows))
+        out.append(format_table(rows, columns, baseline) + "\n")
 
+    if "builds" not in results:
+        return "\n".join(out)
     rows = {}
     for r in results["builds"]:
         chunks = r["chunks_s"]
@@ -617,19 +645,47 @@ def run_starts(plan: Plan, folder: str) -> list[dict[str, Any]]:
     ]
 
 
+def _isolated(function: str, kwargs: dict[str, Any], before: Path | None) -> Any:
+    """``run_isolated`` on this tree's arest, or (``before`` given) on the arest package
+    found in that folder, put first on the child's ``PYTHONPATH``."""
+    if before is None:
+        return run_isolated(Path(__file__), function, kwargs)
+    kept = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = str(before) + ("" if kept is None else os.pathsep + kept)
+    try:
+        return run_isolated(Path(__file__), function, kwargs)
+    finally:
+        if kept is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = kept
+
+
+def run_durable(plan: Plan, folder: str, before: Path | None = None) -> dict[str, Any]:
+    """The durable creates and the concurrent writers, each in its own fresh process; with
+    ``before``, each arest candidate again on the arest in that folder, right after."""
+    creates, writers = [], []
+    for name in CREATE_CANDIDATES:
+        arguments = {"name": name, "creates": plan.creates, "warmup": plan.warmup,
+                     "folder": folder}
+        creates.append(_isolated("measure_creates", arguments, None))
+        if before is not None and name != CREATE_BASELINE:
+            found = _isolated("measure_creates", arguments, before)
+            creates.append({**found, "candidate": name + BEFORE})
+    for kind in WRITERS:
+        arguments = {"kind": kind, "creates": plan.creates, "folder": folder}
+        writers.append(_isolated("measure_writers", arguments, None))
+        if before is not None and kind != RAW_WRITER:
+            found = _isolated("measure_writers", arguments, before)
+            writers.append({**found, "kind": kind + BEFORE})
+    return {"creates": creates, "writers": writers}
+
+
 def run(plan: Plan, folder: str) -> dict[str, Any]:
     """Every measurement, each in its own fresh process."""
     script = Path(__file__)
-    creates = [
-        run_isolated(script, "measure_creates", {"name": name, "creates": plan.creates,
-                                                  "warmup": plan.warmup, "folder": folder})
-        for name in CREATE_CANDIDATES
-    ]
-    writers = [
-        run_isolated(script, "measure_writers", {"kind": kind, "creates": plan.creates,
-                                                 "folder": folder})
-        for kind in WRITERS
-    ]
+    durable = run_durable(plan, folder)
+    creates, writers = durable["creates"], durable["writers"]
     builds = [run_isolated(script, "build", {"size": size, "folder": folder})
               for size in plan.sizes]
     restarts = [
@@ -653,6 +709,11 @@ def main(argv: Sequence[str] | None = None) -> None:
                         help="start-up trials of each kind (default 5)")
     parser.add_argument("--sizes", default=None, help="comma-separated journal lengths N")
     parser.add_argument("--creates", type=int, default=None, help="timed creates per candidate")
+    parser.add_argument("--durable-only", action="store_true",
+                        help="only the durable creates and the concurrent writers")
+    parser.add_argument("--before", type=Path, default=None,
+                        help="with --durable-only: also run each arest candidate on the"
+                        " arest package in this folder (an older tree), for an A/B")
     parser.add_argument("--dir", default=None, help="folder for the databases (default: temp)")
     parser.add_argument("--json", type=Path, default=None, help="also write raw results here")
     parser.add_argument(
@@ -684,6 +745,15 @@ def main(argv: Sequence[str] | None = None) -> None:
             return
         if options.starts_only:
             print(_starts({"starts": run_starts(plan, folder)}))
+            return
+        if options.durable_only:
+            facts = machine_facts(plan, folder)
+            facts["load average"] = " ".join(f"{load:.2f}" for load in os.getloadavg())
+            started = time.perf_counter()
+            results = run_durable(plan, folder, options.before)
+            facts["wall time"] = f"{time.perf_counter() - started:,.0f} s"
+            facts["load average after"] = " ".join(f"{load:.2f}" for load in os.getloadavg())
+            publish(facts, asdict(plan), [results], report(results, plan), options.json)
             return
         facts = machine_facts(plan, folder)
         print("\n".join(f"- {key}: {value}" for key, value in facts.items()), file=sys.stderr)
