@@ -69,9 +69,10 @@ class Checkpoints:
 
     def due(self, sequence: int) -> bool:
         """Whether entry ``sequence`` is far enough past the last checkpoint for another:
-        ``CHECKPOINT_EVERY`` entries, or one per ``CHECKPOINT_SHARE`` facts if more."""
-        return sequence - self.sequence >= max(CHECKPOINT_EVERY,
-                                               self._facts // CHECKPOINT_SHARE)
+        ``CHECKPOINT_EVERY`` entries, or one per ``CHECKPOINT_SHARE`` facts if more.  Never
+        on a storage that does not outlive the process: there is nothing to restart from."""
+        return self._storage.durable and sequence - self.sequence >= max(
+            CHECKPOINT_EVERY, self._facts // CHECKPOINT_SHARE)
 
     def worth_keeping(self, sequence: int) -> bool:
         """Whether a restart at entry ``sequence`` would replay ``CHECKPOINT_EVERY`` entries

@@ -9,6 +9,11 @@ batch.  Entries are written in sequence order and a batch is all or nothing, so 
 an entry is durable, every entry before it is too: an answer never rests on a command the
 journal could lose.
 
+A written batch wakes first the earliest waiter whose entry is still queued, to write the
+next batch (so the next fsync starts soonest), then the waiters it made durable, and no
+other: with many writers, waking those whose entries are still queued would only send them
+back to sleep, each taking the interpreter's lock in turn.
+
 A batch that cannot be written (a full disk, a vanished file) leaves D ahead of the journal,
 so the queue breaks: every waiter, then and after, gets :class:`StorageError`.
 
@@ -33,16 +38,19 @@ class GroupCommit:
 
     def __init__(self, storage: Storage, durable: int) -> None:
         self._storage = storage
-        self._ready = threading.Condition()
+        self._guard = threading.Lock()
         self._queued: list[Pending] = []
         self._writing = False
         self._broken: BaseException | None = None
+        self._sleepers: list[tuple[int, threading.Lock]] = []
+        """The waiters asleep, each with the sequence it waits for and the lock (held) that
+        wakes it when released, in the order they fell asleep."""
         self.durable = durable
         """The sequence number of the last entry on disk."""
 
     def enqueue(self, entry: Pending) -> None:
         """Queue an entry (in sequence order: the tenant calls this under its commit lock)."""
-        with self._ready:
+        with self._guard:
             self._queued.append(entry)
 
     def check(self) -> None:
@@ -54,37 +62,66 @@ class GroupCommit:
     def kept(self, sequence: int) -> None:
         """Record that every entry up to ``sequence`` is durable, kept without the queue (a
         shared journal's entries are kept in the transaction that commits them)."""
-        with self._ready:
+        with self._guard:
             self.durable = max(self.durable, sequence)
-            self._ready.notify_all()
+            self._wake()
 
     def fail(self, error: BaseException) -> None:
         """Break the queue: D and the journal parted, so every waiter gets
         :class:`StorageError` from now on."""
-        with self._ready:
+        with self._guard:
             self._broken = error
-            self._ready.notify_all()
+            self._wake()
+
+    def _wake(self) -> None:
+        """Wake the earliest sleeper whose entry is still queued, to write the next batch
+        (first, so the next fsync starts soonest), then those whose entries are durable;
+        every sleeper once the queue is broken.  Holds the guard."""
+        broken, durable = self._broken is not None, self.durable
+        asleep = [] if broken else [sleeper for sleeper in self._sleepers
+                                    if sleeper[0] > durable]
+        if asleep:
+            writer = min(asleep, key=lambda sleeper: sleeper[0])
+            asleep = [sleeper for sleeper in asleep if sleeper is not writer]
+            writer[1].release()
+        for sequence, woken in self._sleepers:
+            if broken or sequence <= durable:
+                woken.release()
+        self._sleepers = asleep
 
     def wait(self, sequence: int) -> None:
         """Return when every entry up to ``sequence`` is durable, writing batches as needed."""
-        with self._ready:
+        guard = self._guard
+        guard.acquire()
+        try:
             while self.durable < sequence:
                 self.check()
                 if self._writing:
-                    self._ready.wait()
+                    woken = threading.Lock()
+                    woken.acquire()
+                    self._sleepers.append((sequence, woken))
+                    guard.release()
+                    try:
+                        woken.acquire()  # released by _wake
+                    finally:
+                        guard.acquire()
                     continue
                 batch, self._queued = self._queued, []
                 if not batch:
                     raise RuntimeError(f"journal entry {sequence} was never queued")
                 self._writing = True
-                self._ready.release()
+                guard.release()
                 try:
                     self._storage.append(batch)
                 except BaseException as error:
+                    guard.acquire()
                     self._broken = error
                     raise StorageError(f"the journal could not be written ({error})") from error
+                else:
+                    guard.acquire()
+                    self.durable = batch[-1].sequence
                 finally:
-                    self._ready.acquire()
                     self._writing = False
-                    self._ready.notify_all()
-                self.durable = batch[-1].sequence
+                    self._wake()
+        finally:
+            guard.release()

@@ -68,6 +68,8 @@ class LockFile:
         self.previous = parsed_record(self._text())
         """What the last holder recorded (None: nothing, or a lock file of an older arest)."""
         self._database = ""
+        self._size = os.fstat(self._fd).st_size
+        """The file's length: what the last holder left, then the last record's."""
 
     def _text(self) -> str:
         return os.pread(self._fd, 4096, 0).decode("utf-8", "replace")
@@ -77,9 +79,11 @@ class LockFile:
         record has a fixed width, so one write replaces the one before."""
         self._database = database
         text = f"process {os.getpid():<10}\nacknowledged {sequence:<20} of database {database}\n"
-        if os.fstat(self._fd).st_size > len(text):  # an older arest's longer text
+        encoded = text.encode()
+        if self._size > len(encoded):  # a longer text, such as an older arest's
             os.ftruncate(self._fd, 0)
-        os.pwrite(self._fd, text.encode(), 0)
+        os.pwrite(self._fd, encoded, 0)
+        self._size = len(encoded)
 
     def acknowledge(self, sequence: int) -> None:
         """:meth:`record` for the database recorded last."""

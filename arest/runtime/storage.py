@@ -194,6 +194,11 @@ class MemoryStorage:
         return None
 
 
+_APPEND = ("INSERT INTO journal (sequence, key, input, context, digest, facts)"
+           " VALUES (?, ?, ?, ?, ?, ?)")
+"""One journal entry's row (a prepared statement SQLite's cache keeps)."""
+
+
 class SqliteStorage:
     """The journal in a SQLite file (WAL, full synchronous commits), held with its lock file
     (:mod:`arest.runtime.lockfile`) and checked on open (:mod:`arest.runtime.integrity`)."""
@@ -216,11 +221,18 @@ class SqliteStorage:
 
     def append(self, batch: Sequence[Pending]) -> None:
         with self._lock:
-            with self._db:
-                self._db.execute("BEGIN")
-                self._db.executemany(
-                    "INSERT INTO journal (sequence, key, input, context, digest, facts)"
-                    " VALUES (?, ?, ?, ?, ?, ?)", batch)
+            db = self._db
+            db.execute("BEGIN")
+            try:
+                if len(batch) == 1:  # the usual batch: one statement, no iterator over rows
+                    db.execute(_APPEND, batch[0])
+                else:
+                    db.executemany(_APPEND, batch)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.rollback()
+                raise
             if batch:
                 self._lock_file.acknowledge(batch[-1].sequence)
 
