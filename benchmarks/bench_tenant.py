@@ -182,6 +182,43 @@ def measure_creates(name: str, creates: int, warmup: int, folder: str) -> dict[s
             **summarize(samples).as_dict()}
 
 
+def measure_interleaved(creates: int, warmup: int, folder: str) -> dict[str, Any]:
+    """Raw SQLite inserts and SQLite tenant creates taking turns in one process, each on its
+    own file in ``folder``: both meet the disk in the same state (fsync's latency on a shared
+    machine drifts from 0.1 to 4 ms between runs); each step's wall and CPU time."""
+    import arest
+
+    where = Path(tempfile.mkdtemp(dir=folder))
+    connection = _raw_connection(where / "raw.db")
+    execute = connection.execute
+    tenant = arest.Tenant.open(EXAMPLE, db=where / "tenant.db")
+
+    def raw(number: int) -> None:
+        row = customer(number)
+        execute("BEGIN")
+        execute("INSERT INTO customer VALUES (?, ?)", (row["id"], row["Name"]))
+        execute("COMMIT")
+
+    def create(number: int) -> None:
+        _accepted(tenant.call("create:Customer", customer(number)), number)
+
+    _log(f"interleaved: {warmup:,} + {creates:,} of each")
+    walls: dict[str, list[int]] = {"raw SQLite": [], "SQLite tenant": []}
+    cpus: dict[str, list[int]] = {"raw SQLite": [], "SQLite tenant": []}
+    for number in range(warmup + creates):
+        for name, step in (("raw SQLite", raw), ("SQLite tenant", create)):
+            wall, cpu = time.perf_counter_ns(), time.process_time_ns()
+            step(number)
+            if number >= warmup:
+                cpus[name].append(time.process_time_ns() - cpu)
+                walls[name].append(time.perf_counter_ns() - wall)
+    tenant.close()
+    connection.close()
+    return {name: {"total_s": sum(walls[name]) / 1e9, "cpu_s": sum(cpus[name]) / 1e9,
+                   "cpu_median_ns": statistics.median(cpus[name]),
+                   **summarize(walls[name]).as_dict()} for name in walls}
+
+
 def threads_of(kind: str) -> int:
     """The writer threads a kind of the concurrent-writers trial runs.
 
@@ -507,6 +544,30 @@ def report(results: dict[str, Any], plan: Plan) -> str:
     out.append(format_table(rows, columns, CREATE_BASELINE) + "\n")
 
     rows = {}
+    for trial in results.get("interleaved", []):
+        suffix = "" if trial["tree"] == "this" else BEFORE
+        for name in CREATE_CANDIDATES[:2]:
+            r = trial[name]
+            rows[name + suffix] = {
+                "rate": r["count"] / r["total_s"],
+                "cpu": r["cpu_s"] / r["count"] * 1e6,
+                "cpu_median": r["cpu_median_ns"] / 1e3,
+                "median": r["median_ns"] / 1e3,
+                "p99": r["p99_ns"] / 1e3,
+            }
+    if rows:
+        out.append(f"**Durable creates taking turns** with raw SQLite inserts in one process, "
+                   f"{count:,} of each\n")
+        columns = [
+            Column("rate", "creates/s", "{:,.0f}"),
+            Column("cpu", "CPU µs per create", us),
+            Column("cpu_median", "median CPU µs", us),
+            Column("median", "median µs", us),
+            Column("p99", "p99 µs", us),
+        ]
+        out.append(format_table(rows, columns, CREATE_BASELINE) + "\n")
+
+    rows = {}
     for r in results.get("writers", []):
         rows[r["kind"]] = {
             "rate": r["count"] / r["wall_s"],
@@ -672,20 +733,27 @@ def run_durable(plan: Plan, folder: str, before: Path | None = None) -> dict[str
         if before is not None and name != CREATE_BASELINE:
             found = _isolated("measure_creates", arguments, before)
             creates.append({**found, "candidate": name + BEFORE})
+    interleaved = []
+    arguments = {"creates": plan.creates, "warmup": plan.warmup, "folder": folder}
+    interleaved.append({"tree": "this", **_isolated("measure_interleaved", arguments, None)})
+    if before is not None:
+        interleaved.append({"tree": "before",
+                            **_isolated("measure_interleaved", arguments, before)})
     for kind in WRITERS:
         arguments = {"kind": kind, "creates": plan.creates, "folder": folder}
         writers.append(_isolated("measure_writers", arguments, None))
         if before is not None and kind != RAW_WRITER:
             found = _isolated("measure_writers", arguments, before)
             writers.append({**found, "kind": kind + BEFORE})
-    return {"creates": creates, "writers": writers}
+    return {"creates": creates, "interleaved": interleaved, "writers": writers}
 
 
 def run(plan: Plan, folder: str) -> dict[str, Any]:
     """Every measurement, each in its own fresh process."""
     script = Path(__file__)
     durable = run_durable(plan, folder)
-    creates, writers = durable["creates"], durable["writers"]
+    creates, interleaved, writers = (durable["creates"], durable["interleaved"],
+                                     durable["writers"])
     builds = [run_isolated(script, "build", {"size": size, "folder": folder})
               for size in plan.sizes]
     restarts = [
@@ -695,8 +763,8 @@ def run(plan: Plan, folder: str) -> dict[str, Any]:
         for kind in RESTARTS
     ]
     starts = run_starts(plan, folder)
-    return {"creates": creates, "writers": writers, "builds": builds, "restarts": restarts,
-            "starts": starts}
+    return {"creates": creates, "interleaved": interleaved, "writers": writers,
+            "builds": builds, "restarts": restarts, "starts": starts}
 
 
 def main(argv: Sequence[str] | None = None) -> None:

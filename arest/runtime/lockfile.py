@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import mmap
 import os
 import re
 from pathlib import Path
@@ -68,8 +69,10 @@ class LockFile:
         self.previous = parsed_record(self._text())
         """What the last holder recorded (None: nothing, or a lock file of an older arest)."""
         self._database = ""
-        self._size = os.fstat(self._fd).st_size
-        """The file's length: what the last holder left, then the last record's."""
+        self._map: mmap.mmap | None = None
+        """The file, mapped once the first record sized it: a record is then a store to
+        the page cache, not a write call, which would update the file's times in the file
+        system's journal after every batch (tens of µs right after the journal's fsync)."""
 
     def _text(self) -> str:
         return os.pread(self._fd, 4096, 0).decode("utf-8", "replace")
@@ -80,10 +83,12 @@ class LockFile:
         self._database = database
         text = f"process {os.getpid():<10}\nacknowledged {sequence:<20} of database {database}\n"
         encoded = text.encode()
-        if self._size > len(encoded):  # a longer text, such as an older arest's
-            os.ftruncate(self._fd, 0)
-        os.pwrite(self._fd, encoded, 0)
-        self._size = len(encoded)
+        if self._map is None or len(self._map) != len(encoded):
+            if self._map is not None:
+                self._map.close()
+            os.ftruncate(self._fd, len(encoded))  # drops an older arest's longer text
+            self._map = mmap.mmap(self._fd, len(encoded))
+        self._map[:] = encoded
 
     def acknowledge(self, sequence: int) -> None:
         """:meth:`record` for the database recorded last."""
@@ -91,5 +96,8 @@ class LockFile:
 
     def release(self) -> None:
         """Let the database go (the record stays for the next holder to read)."""
+        with contextlib.suppress(OSError, BufferError):
+            if self._map is not None:
+                self._map.close()
         with contextlib.suppress(OSError):
             os.close(self._fd)
