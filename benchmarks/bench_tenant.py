@@ -12,11 +12,17 @@ Durable creates: ``tenant.call("create:Customer", {"id": f"c{n}@x", "Name": f"C{
   changed cells are checkpointed.
 * ``memory tenant``: ``db=":memory:"``; the same commands with nothing written to disk.
 
-Concurrent writers, on the SQLite tenant, the same number of creates in all: ``1 thread``
-(the baseline), ``2 threads, disjoint cells`` (one thread creates Customers, the other
-Products: no cell in common) and ``2 threads, one cell`` (both create Customers).  Each
-accepted command is durable before ``call`` returns; the table gives creates per second of
-wall time and how many times SYSTEM ran per command (1.00: no command had to run again).
+Taking turns: raw SQLite inserts and SQLite tenant creates alternating in one process, each
+on its own file, so both meet the disk in the same state (fsync's latency on a shared machine
+drifts between runs); each step's wall and CPU (``time.process_time``) time.
+
+Concurrent writers, on the SQLite tenant, the same number of creates in all: ``raw SQLite, 1
+writer`` (the baseline: the rate to beat), ``1 thread``, ``4 threads`` and ``16 threads`` (all
+create Customers: one cell) and ``2 threads, disjoint cells`` (one thread creates Customers,
+the other Products: no cell in common).  Each accepted command is durable before ``call``
+returns; the table gives creates per second of wall time, CPU per create, and how many times
+SYSTEM ran per command (1.00: no command had to run again).  A SQLite tenant is held by one
+process (its lock file), so the writers are threads.
 
 Restart: a database whose journal holds N accepted ``create:Customer`` commands, built
 through ``tenant.call`` (that time is reported too), then ``Tenant.open`` on a copy of it:
@@ -43,7 +49,9 @@ on it).  The garbage collector keeps CPython's defaults throughout.
 
 Run ``python benchmarks/bench_tenant.py`` (N up to 1e5, about 3.5 minutes on 2 cores),
 ``--quick`` for a smoke run (N up to 5,000, about 10 s), ``--profile 100000`` for a cProfile
-of the build and of both restarts at one N.
+of the build and of both restarts at one N, ``--durable-only`` for the durable creates and
+writers alone, with ``--before DIR`` to run each arest candidate also on the ``arest`` package
+in ``DIR`` (an older tree, e.g. ``git archive <commit> arest | tar -x -C DIR``) right after.
 """
 
 from __future__ import annotations
