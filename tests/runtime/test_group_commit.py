@@ -55,6 +55,74 @@ def test_entries_queued_during_a_write_share_the_next_transaction() -> None:
     assert queue.durable == 4 and [e.sequence for e in storage.entries()] == [1, 2, 3, 4]
 
 
+class FailingWhenReleased(Slow):
+    def append(self, batch: Sequence[Pending]) -> None:
+        self.gate.wait(timeout=10)
+        raise OSError("disk full")
+
+
+def test_every_waiter_asleep_behind_a_failing_batch_gets_the_error() -> None:
+    storage = FailingWhenReleased()
+    queue = GroupCommit(storage, durable=0)
+    queue.enqueue(pending(1))
+    errors: list[BaseException] = []
+
+    def wait(sequence: int) -> None:
+        try:
+            queue.wait(sequence)
+        except StorageError as error:
+            errors.append(error)
+
+    first = threading.Thread(target=wait, args=(1,))
+    first.start()
+    while not queue._writing:
+        threading.Event().wait(0.001)
+    for sequence in (2, 3):
+        queue.enqueue(pending(sequence))
+    waiters = [threading.Thread(target=wait, args=(n,)) for n in (1, 2, 3)]
+    for waiter in waiters:
+        waiter.start()
+    while len(queue._sleepers) < 3:  # all three asleep behind the write
+        threading.Event().wait(0.001)
+    storage.gate.set()
+    for thread in [first, *waiters]:
+        thread.join(timeout=10)
+    assert not any(thread.is_alive() for thread in [first, *waiters])
+    assert len(errors) == 4 and all("disk full" in str(error) for error in errors)
+
+
+class Pausing(MemoryStorage):
+    """Takes a millisecond per batch, as an fsync would: writers queue behind it."""
+
+    def append(self, batch: Sequence[Pending]) -> None:
+        threading.Event().wait(0.001)
+        super().append(batch)
+
+
+def test_waiters_are_answered_in_batches_until_every_entry_is_durable() -> None:
+    storage = Pausing()
+    queue = GroupCommit(storage, durable=0)
+    lock = threading.Lock()
+    sequence = [0]
+
+    def writer() -> None:
+        for _ in range(50):
+            with lock:  # the tenant's commit lock: entries are queued in sequence order
+                sequence[0] += 1
+                mine = sequence[0]
+                queue.enqueue(pending(mine))
+            queue.wait(mine)
+            assert queue.durable >= mine
+
+    threads = [threading.Thread(target=writer) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert not any(thread.is_alive() for thread in threads)
+    assert [entry.sequence for entry in storage.entries()] == list(range(1, 401))
+
+
 class Failing(MemoryStorage):
     def append(self, batch: Sequence[Pending]) -> None:
         raise OSError("disk full")
