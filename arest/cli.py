@@ -33,10 +33,7 @@ import click
 
 from arest.algebra import DEFAULT_FUEL, NotationError, Object, State, apply, evaluate, read, show
 from arest.api import ReadingError, load_sources, read_files, warnings
-from arest.compiler.rmap import DIALECTS, ddl, relational_schema
-from arest.compiler.rmap.export import inserts, rows
-from arest.compiler.rmap.views import views_of
-from arest.compiler.schema import schema_of
+from arest.compiler.rmap.dialects import DIALECTS
 from arest.forml2 import metamodel
 from arest.forml2.urls import slug
 from arest.runtime import ReplayError, StorageError, Tenant, TenantLocked
@@ -180,6 +177,8 @@ def check_command(readings: tuple[str, ...], strict: bool, pictures: str | None)
 def _write_pictures(state: State, folder: Path) -> list[str]:
     """schema.svg and machine-<slug>.svg for each machine of the readings' own nouns (not
     the metamodel's) in folder: the names written."""
+    from arest.compiler.rmap import relational_schema
+    from arest.compiler.schema import schema_of
     from arest.pictures import guards, machine_svg, tables_svg  # only `check --svg` draws
 
     drawn = {"schema.svg": tables_svg(relational_schema(schema_of(state)))}
@@ -373,6 +372,9 @@ def sql_command(readings: tuple[str, ...], dialect: str, db: str | None) -> None
                   " and arest serve keep one), or no --db for the readings alone")
         with _open(readings, db) as tenant:
             state = tenant.state
+    from arest.compiler.rmap import ddl, relational_schema, views_of  # `arest sql` alone
+    from arest.compiler.schema import schema_of
+
     tables = relational_schema(schema_of(state))
     click.echo(ddl(tables, dialect, views_of(state, tables)), nl=False)
 
@@ -401,6 +403,10 @@ def export_command(readings: tuple[str, ...], db: str, dialect: str, data_only: 
     if db != ":memory:" and not is_postgresql(db) and not Path(db).is_file():
         _fail(f"no database at {db}: give the path of a tenant's database (arest apply"
               " and arest serve keep one)")
+    from arest.compiler.rmap import ddl, relational_schema, views_of  # `arest export` alone
+    from arest.compiler.rmap.export import inserts, rows
+    from arest.compiler.schema import schema_of
+
     with _open(readings, db) as tenant:
         state = tenant.state
     tables = relational_schema(schema_of(state))

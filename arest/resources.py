@@ -19,7 +19,6 @@ from typing import Any, Final
 
 from arest.algebra.relations import Relation
 from arest.compiler.cells import constraint_ids
-from arest.compiler.schema import schema_of
 from arest.runtime import Tenant
 from arest.system.inputs import role_names
 from arest.system.validate import all_violations
@@ -37,6 +36,8 @@ class Resource:
 
 
 def _facts(tenant: Tenant, now: str) -> dict[str, Any]:
+    from arest.compiler.schema import schema_of  # read when a client asks, not at start-up
+
     schema = schema_of(tenant.state)
     facts = []
     for fact in tenant.recent_facts(RECENT_FACTS):
@@ -50,6 +51,8 @@ def _facts(tenant: Tenant, now: str) -> dict[str, Any]:
 
 
 def _stats(tenant: Tenant, now: str) -> dict[str, Any]:
+    from arest.compiler.schema import schema_of
+
     sequence, digest = tenant.version
     state = tenant.state
     schema = schema_of(state)

@@ -65,6 +65,7 @@ import pstats
 import shutil
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -399,11 +400,62 @@ def measure_restart(kind: str, size: int, folder: str) -> dict[str, Any]:
 # start-up ------------------------------------------------------------------------------
 
 
-def _clocks() -> tuple[int, int]:
-    return time.perf_counter_ns(), time.process_time_ns()
+START_CHILD = """\
+import sys, time
+marks = [(time.perf_counter_ns(), time.process_time_ns())]
+kind, path, example = sys.argv[1:4]
+if kind == "raw sqlite3":
+    import sqlite3
+    marks.append((time.perf_counter_ns(), time.process_time_ns()))
+    connection = sqlite3.connect(path, isolation_level=None)
+    for statement in ("PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", sys.argv[4]):
+        connection.execute(statement)
+    marks.append((time.perf_counter_ns(), time.process_time_ns()))
+    for statement in ("BEGIN", "INSERT INTO customer VALUES ('c0@x', 'C0')", "COMMIT"):
+        connection.execute(statement)
+    marks.append((time.perf_counter_ns(), time.process_time_ns()))
+    connection.close()
+    out = {"rejected": False}
+else:
+    import arest
+    marks.append((time.perf_counter_ns(), time.process_time_ns()))
+    tenant = arest.Tenant.open(example, db=path)
+    marks.append((time.perf_counter_ns(), time.process_time_ns()))
+    number = len(tenant.state.get("Customer_has_Name") or ())
+    out = tenant.call("create:Customer", {"id": f"c{number}@x", "Name": f"C{number}"})
+    marks.append((time.perf_counter_ns(), time.process_time_ns()))
+    tenant.close()
+import json
+print(json.dumps({"marks": marks, "out": out, "modules": len(sys.modules)}))
+"""
+"""One start in a fresh interpreter that has imported nothing but ``sys`` and ``time``
+(and what ``site`` imports) before its first clock reading: the four clock readings, the
+output of the first write, and how many modules the process holds at the end."""
+
+FLOORS = {
+    "python -S -c pass": ["-S", "-c", "pass"],
+    "python -c pass": ["-c", "pass"],
+    "python -c 'import sqlite3, json'": ["-c", "import sqlite3, json"],
+}
+"""The interpreter's own floor, measured as whole processes beside the starts."""
 
 
-def _spans(kind: str, *marks: tuple[int, int]) -> dict[str, Any]:
+def _process(arguments: list[str]) -> tuple[str, float, float]:
+    """Run ``python *arguments``: its stdout, its whole CPU seconds (user + system, from
+    ``wait4``, the interpreter's start included) and its wall seconds."""
+    started = time.perf_counter()
+    child = subprocess.Popen([sys.executable, *arguments], stdout=subprocess.PIPE,
+                             env={**os.environ, "PYTHONHASHSEED": "0"})
+    assert child.stdout is not None
+    out = child.stdout.read().decode()
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        raise subprocess.CalledProcessError(child.returncode, arguments)
+    return out, usage.ru_utime + usage.ru_stime, time.perf_counter() - started
+
+
+def _spans(kind: str, marks: list[list[int]]) -> dict[str, Any]:
     """Wall and CPU seconds of import, open and first write between four clock readings."""
     spans: dict[str, Any] = {"kind": kind}
     for name, (start, end) in zip(("import", "open", "write"), pairwise(marks), strict=True):
@@ -413,7 +465,11 @@ def _spans(kind: str, *marks: tuple[int, int]) -> dict[str, Any]:
 
 
 def measure_start(kind: str, folder: str) -> dict[str, Any]:
-    """``import arest`` + open + first durable write, on a fresh database or a reopen."""
+    """``import arest`` + open + first durable write, on a fresh database or a reopen, each
+    in a fresh interpreter (:data:`START_CHILD`); or one of the interpreter's floors."""
+    if kind in FLOORS:
+        _, cpu, wall = _process(FLOORS[kind])
+        return {"kind": kind, "process_cpu_s": cpu, "process_s": wall}
     path = Path(folder) / ("raw.db" if kind == "raw sqlite3" else "start.db")
     if kind != "reopen (kept base state)":
         path = Path(tempfile.mkdtemp(dir=folder)) / path.name
@@ -421,29 +477,13 @@ def measure_start(kind: str, folder: str) -> dict[str, Any]:
         raise RuntimeError(f"{path}: measure a fresh database first")
     if kind == FIRST_COMPILE:
         shutil.rmtree(EXAMPLE / ".arest", ignore_errors=True)
-    if kind == "raw sqlite3":
-        start = _clocks()
-        connection = _raw_connection(path)
-        opened = _clocks()
-        connection.execute("BEGIN")
-        connection.execute("INSERT INTO customer VALUES (?, ?)", ("c0@x", "C0"))
-        connection.execute("COMMIT")
-        written = _clocks()
-        connection.close()
-        return _spans(kind, start, start, opened, written)
-    start = _clocks()
-    import arest
-
-    imported = _clocks()
-    tenant = arest.Tenant.open(EXAMPLE, db=path)
-    opened = _clocks()
-    number = len(tenant.state.get("Customer_has_Name") or ())
-    _accepted(tenant.call("create:Customer", customer(number)), number)
-    written = _clocks()
-    tenant.close()
-    if kind != "reopen (kept base state)":
+    out, cpu, wall = _process(["-c", START_CHILD, kind, str(path), str(EXAMPLE), RAW_SCHEMA])
+    result = json.loads(out.splitlines()[-1])
+    _accepted(result["out"], 0)
+    if kind not in ("raw sqlite3", "reopen (kept base state)"):
         shutil.copyfile(path, Path(folder) / "start.db")
-    return _spans(kind, start, imported, opened, written)
+    return {**_spans(kind, result["marks"]), "process_cpu_s": cpu, "process_s": wall,
+            "modules": result["modules"]}
 
 
 # profile -------------------------------------------------------------------------------
@@ -674,44 +714,52 @@ def report(results: dict[str, Any], plan: Plan) -> str:
 
 
 def _starts(results: dict[str, Any]) -> str:
-    """The start-up table."""
+    """The start-up table: the interpreter's floors, then each start."""
     out: list[str] = []
     us = "{:,.1f}"
     rows: dict[str, dict[str, float | str | None]] = {}
-    for kind in STARTS:
+    for kind in (*FLOORS, *STARTS):
         found = [r for r in results["starts"] if r["kind"] == kind]
-        rows[kind] = {
-            "import": _median(found, "import_cpu_s") * 1e3,
-            "open": _median(found, "open_cpu_s") * 1e3,
-            "write": _median(found, "write_cpu_s") * 1e3,
-            "total": statistics.median(
-                r["import_cpu_s"] + r["open_cpu_s"] + r["write_cpu_s"] for r in found
-            ) * 1e3,
-            "wall": statistics.median(
-                r["import_s"] + r["open_s"] + r["write_s"] for r in found
-            ) * 1e3,
+        if not found:
+            continue
+        row: dict[str, float | str | None] = {
+            "process": _median(found, "process_cpu_s") * 1e3,
+            "process_wall": _median(found, "process_s") * 1e3,
         }
+        if kind in STARTS:
+            row |= {
+                "import": _median(found, "import_cpu_s") * 1e3,
+                "open": _median(found, "open_cpu_s") * 1e3,
+                "write": _median(found, "write_cpu_s") * 1e3,
+                "total": statistics.median(
+                    r["import_cpu_s"] + r["open_cpu_s"] + r["write_cpu_s"] for r in found
+                ) * 1e3,
+                "modules": f"{statistics.median(r['modules'] for r in found):.0f}",
+            }
+        rows[kind] = row
     trials = sum(r["kind"] == START_BASELINE for r in results["starts"])
-    out.append(f"**Start-up**: import + open + first durable write, CPU ms and the total's wall "
-               f"ms (median of {trials}, each in a fresh process)\n")
+    out.append(f"**Start-up**: import + open + first durable write, CPU ms, and the whole "
+               f"process's CPU and wall ms, the interpreter's start included (median of "
+               f"{trials}, each in a fresh process that imported nothing before its first "
+               f"clock reading)\n")
     columns = [
         Column("import", "import CPU ms", us, ratio=False),
         Column("open", "open CPU ms", us, ratio=False),
         Column("write", "first write CPU ms", "{:,.2f}", ratio=False),
         Column("total", "total CPU ms", us),
-        Column("wall", "total wall ms", us, ratio=False),
+        Column("process", "process CPU ms", us, ratio=False),
+        Column("process_wall", "process wall ms", us, ratio=False),
+        Column("modules", "modules held", ratio=False),
     ]
     out.append(format_table(rows, columns, START_BASELINE))
     return "\n".join(out)
 
 
 def run_starts(plan: Plan, folder: str) -> list[dict[str, Any]]:
-    """The start-up trials, each in its own fresh process, the kinds interleaved."""
-    return [
-        run_isolated(Path(__file__), "measure_start", {"kind": kind, "folder": folder})
-        for _ in range(plan.start_trials)
-        for kind in STARTS
-    ]
+    """The start-up trials and the interpreter's floors, each start in its own fresh
+    process, the kinds interleaved."""
+    return [measure_start(kind, folder) for _ in range(plan.start_trials)
+            for kind in (*FLOORS, *STARTS)]
 
 
 def _isolated(function: str, kwargs: dict[str, Any], before: Path | None) -> Any:

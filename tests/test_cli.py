@@ -31,6 +31,20 @@ def test_the_readme_example_prints_28() -> None:
     assert completed.stdout == "28\n"
 
 
+def test_the_command_line_loads_the_reader_and_the_relational_mapping_only_when_used() -> None:
+    """``arest mcp`` and ``arest serve`` start from kept compiled readings: importing the
+    command line loads neither the reader, its constructs, the schema read back from them,
+    nor the relational mapping that ``arest sql`` and ``arest export`` use."""
+    probe = ("import sys, arest.cli, arest.resources; print(sorted(m for m in sys.modules if m"
+             " in ('lark', 'arest.forml2.constructs', 'arest.forml2.reading',"
+             " 'arest.forml2.reader', 'arest.compiler.schema', 'arest.compiler.rmap.mapping',"
+             " 'arest.compiler.rmap.ddl')))")
+    completed = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                               check=True)
+    assert completed.stdout == "[]\n"
+    assert run("sql", str(ROOT / "readings" / "orders"))[1].startswith("-- ")
+
+
 def test_reference_and_compiled_agree() -> None:
     assert run("eval", INNER_PRODUCT, "<<1,2,3>,<6,5,4>>", "--reference") == (0, "28\n")
 

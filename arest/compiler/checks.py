@@ -9,10 +9,13 @@ its check needs (its triggers; :mod:`arest.compiler.constraints`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from arest.algebra import Object
 from arest.algebra.forms import alpha, comp, cond, cons, const, filter_, insert
-from arest.compiler.schema import ConstraintInfo, Schema
+
+if TYPE_CHECKING:
+    from arest.compiler.schema import ConstraintInfo, Schema
 
 ADDED, REMOVED, ENTITIES = "added", "removed", "entities"
 NOTHING = const(())

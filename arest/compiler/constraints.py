@@ -23,12 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from arest.algebra import Object
 from arest.compiler.cells import constraint_cell, entity_triggers_cell, fact_triggers_cell
 from arest.compiler.checks import ADDED, ENTITIES, KINDS, NOTHING, REMOVED, Check, Trigger
-from arest.compiler.join_paths import join_path
-from arest.compiler.schema import ConstraintInfo, Schema
+
+if TYPE_CHECKING:
+    from arest.compiler.schema import ConstraintInfo, Schema
 
 CONSTRAINT = "CONSTRAINT"
 
@@ -91,6 +93,9 @@ def compile_constraint(c: ConstraintInfo, schema: Schema) -> Compiled | None:
     """The constraint compiled, or None for a shape it does not enforce (refused by
     :func:`compile_constraints`); a permitted constraint constrains nothing and compiles to
     no check."""
+    # Compiling readings needs it; a start that decodes compiled constraints does not.
+    from arest.compiler.join_paths import join_path
+
     if any(f not in schema.fact_types for f, _, _ in c.spans):
         return None
     if c.operator == "permitted" or (c.kind == "TR" and c.modality == "alethic"):

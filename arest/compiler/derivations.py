@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arest.algebra import Object
 from arest.algebra.forms import comp, cons, const
@@ -50,7 +50,9 @@ from arest.compiler.plans import (
     positive_vars,
     variables_of,
 )
-from arest.compiler.schema import Schema
+
+if TYPE_CHECKING:
+    from arest.compiler.schema import Schema
 
 RULE = "RULE"
 

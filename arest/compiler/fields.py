@@ -15,10 +15,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from arest.algebra import Object
 from arest.compiler.cells import resolve_cell
-from arest.compiler.schema import FactTypeInfo, Schema
+
+if TYPE_CHECKING:
+    from arest.compiler.schema import FactTypeInfo, Schema
 
 RESERVED = frozenset({"id", "noun", "status", "_links"})
 

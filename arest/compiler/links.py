@@ -53,13 +53,16 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from arest.algebra import Object
 from arest.compiler.cells import links_cell
 from arest.compiler.fields import status_fact_type
-from arest.compiler.schema import FactTypeInfo, Schema
 from arest.forml2.urls import plural as plural
 from arest.forml2.urls import slug as slug
+
+if TYPE_CHECKING:
+    from arest.compiler.schema import FactTypeInfo, Schema
 
 PARENT, CHILDREN, PEERS, RELATED = "parent", "children", "peers", "related"
 RELS = (PARENT, CHILDREN, PEERS, RELATED)
@@ -116,6 +119,7 @@ def _rel(unique: set[int], role: int) -> str | None:
 def _words(fact_type: FactTypeInfo, role: int) -> str:
     """The words of the fact type's reading without the noun at role, slugged.
 
+    >>> from arest.compiler.schema import FactTypeInfo
     >>> ring = FactTypeInfo("Category_has_parent_Category", ("Category", "Category"),
     ...                     ("Category has parent Category",), "")
     >>> _words(ring, 0), _words(ring, 1)

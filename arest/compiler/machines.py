@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arest.algebra import Object, State
 from arest.algebra.forms import comp, cond, cons, const, foldl
@@ -37,7 +37,9 @@ from arest.compiler.cells import (
 from arest.compiler.change import Change
 from arest.compiler.fields import status_fact_type
 from arest.compiler.population import entity_ids
-from arest.compiler.schema import MachineInfo, Schema
+
+if TYPE_CHECKING:
+    from arest.compiler.schema import MachineInfo, Schema
 
 MACHINE = "MACHINE"
 

@@ -33,8 +33,9 @@ if TYPE_CHECKING:
         Span,
         SubtypeDecl,
     )
+    from arest.forml2.diagnostics import Diagnostic, ReadingError
     from arest.forml2.reader import read
-    from arest.forml2.reading import Diagnostic, Reading, ReadingError
+    from arest.forml2.reading import Reading
     from arest.forml2.verbalizer import VerbalizationError, verbalize
 
 __all__ = [
@@ -65,8 +66,8 @@ __all__ = [
 ]
 
 _HOMES = {
-    "metamodel": "bundled", "Diagnostic": "reading", "Reading": "reading",
-    "ReadingError": "reading", "read": "reader", "VerbalizationError": "verbalizer",
+    "metamodel": "bundled", "Diagnostic": "diagnostics", "Reading": "reading",
+    "ReadingError": "diagnostics", "read": "reader", "VerbalizationError": "verbalizer",
     "verbalize": "verbalizer",
 }
 """The submodule of each name not in :mod:`arest.forml2.constructs`."""

@@ -8,32 +8,40 @@ is not the current one was built from other texts or by another reader and is ig
 texts are read instead), so it can make a start slow but never wrong.  The test suite
 checks that the shipped artifact is current and rebuilds it on request.
 
-The artifact keeps the parse shapes (lark trees) pickled apart and unpickles them on first
-use, so that a process that only looks the metamodel up (SYSTEM guards the metamodel's fact
-types on every command) loads neither lark nor the parser.
+The artifact holds the metamodel's facts as plain tuples beside the reading pickled apart,
+and within that the parse shapes (lark trees) pickled apart again, each unpickled on first
+use: SYSTEM guards the metamodel's fact types on every command and needs only the facts
+(:func:`metamodel_facts`), so a start that reads no readings decodes no construct and loads
+neither the reader nor lark.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.resources
 import pickle
 from collections.abc import Iterator, MutableMapping
 from dataclasses import replace
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from arest.forml2.reading import Reading
 
 if TYPE_CHECKING:
     from lark import Token, Tree
 
+    from arest.forml2.facts import Fact
+    from arest.forml2.reading import Reading
+
 ARTIFACT = "metamodel.pickle"
+
+PACKAGE = Path(__file__).parents[1]
+"""arest's folder, which holds the metamodel's texts and the reader's sources: read as files
+beside this module, not through ``importlib.resources``, whose import (zipfile with it)
+would cost every start a few ms; arest is installed as a folder."""
 
 
 def metamodel_texts() -> tuple[tuple[str, str], ...]:
     """The metamodel's readings as (name, text), in name order."""
-    folder = importlib.resources.files("arest").joinpath("readings")
+    folder = PACKAGE / "readings"
     return tuple(
         (entry.name, entry.read_text("utf-8"))
         for entry in sorted(folder.iterdir(), key=lambda e: e.name)
@@ -45,7 +53,7 @@ def metamodel_key(texts: tuple[tuple[str, str], ...]) -> str:
     """A digest of the texts and of everything that reads them: the reader's modules and
     its grammar."""
     digest = hashlib.sha256()
-    reader = importlib.resources.files("arest").joinpath("forml2")
+    reader = PACKAGE / "forml2"
     sources = sorted((e for e in reader.iterdir() if e.name.endswith((".py", ".lark"))),
                      key=lambda e: e.name)
     for name, text in (*texts, *((e.name, e.read_text("utf-8")) for e in sources)):
@@ -96,15 +104,16 @@ class PickledShapes(MutableMapping[str, "Tree[Token]"]):
 
 
 def artifact(reading: Reading, key: str) -> bytes:
-    """What ``arest/readings/metamodel.pickle`` holds: ⟨key, reading without its shapes,
-    the shapes pickled⟩ pickled."""
+    """What ``arest/readings/metamodel.pickle`` holds: ⟨key, the reading's facts, ⟨reading
+    without its shapes, the shapes pickled⟩ pickled⟩ pickled."""
     shapes = pickle.dumps(dict(reading.shapes), protocol=pickle.HIGHEST_PROTOCOL)
-    return pickle.dumps((key, replace(reading, shapes={}), shapes),
-                        protocol=pickle.HIGHEST_PROTOCOL)
+    rest = pickle.dumps((replace(reading, shapes={}), shapes), protocol=pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps((key, reading.facts, rest), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _shipped(key: str) -> Reading | None:
-    path = importlib.resources.files("arest").joinpath("readings", ARTIFACT)
+def _stored(key: str) -> tuple[tuple[Fact, ...], bytes] | None:
+    """The shipped artifact's facts and its pickled reading, if it was built under ``key``."""
+    path = PACKAGE / "readings" / ARTIFACT
     if not path.is_file():
         return None
     try:
@@ -112,8 +121,24 @@ def _shipped(key: str) -> Reading | None:
     except Exception:  # an artifact of another version: read the texts instead
         return None
     if type(stored) is tuple and len(stored) == 3 and stored[0] == key \
-            and isinstance(stored[1], Reading) and isinstance(stored[2], bytes):
-        return replace(stored[1], shapes=PickledShapes(stored[2]))
+            and type(stored[1]) is tuple and isinstance(stored[2], bytes):
+        return stored[1], stored[2]
+    return None
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> tuple[tuple[Fact, ...], bytes] | None:
+    """:func:`_stored` under the current texts' and reader's key."""
+    return _stored(metamodel_key(metamodel_texts()))
+
+
+def _unpickled(pickled: bytes) -> Reading | None:
+    """The reading of an artifact, its shapes left pickled until first used."""
+    from arest.forml2.reading import Reading
+
+    reading, shapes = pickle.loads(pickled)
+    if isinstance(reading, Reading) and isinstance(shapes, bytes):
+        return replace(reading, shapes=PickledShapes(shapes))
     return None
 
 
@@ -121,5 +146,19 @@ def _shipped(key: str) -> Reading | None:
 def metamodel() -> Reading:
     """The bundled metamodel: the shipped artifact when it is current, else the texts read
     (``read(text, known=metamodel())`` continues from it)."""
-    texts = metamodel_texts()
-    return _shipped(metamodel_key(texts)) or read_metamodel(texts)
+    shipped = _shipped()
+    reading = _unpickled(shipped[1]) if shipped is not None else None
+    return reading or read_metamodel(metamodel_texts())
+
+
+def metamodel_facts() -> tuple[Fact, ...]:
+    """``metamodel().facts``, taken from the shipped artifact without decoding a construct
+    when it is current.
+
+    >>> metamodel_facts() == metamodel().facts
+    True
+    >>> ("Noun_has_Object_Type", ("Noun", "entity")) in metamodel_facts()
+    True
+    """
+    shipped = _shipped()
+    return shipped[0] if shipped is not None else metamodel().facts

@@ -7,11 +7,17 @@ that memo: a plain mapping the caller owns and passes along, never module state.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.resources
+import pickle
 from collections.abc import MutableMapping
 from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
+import lark
 from lark import Lark, Token, Tree
+from lark.load_grammar import Grammar
 
 Shapes = MutableMapping[str, Tree[Token]]
 """Parse trees by masked sentence text."""
@@ -23,11 +29,51 @@ def grammar_text() -> str:
     return importlib.resources.files("arest.forml2").joinpath("forml2.lark").read_text("utf-8")
 
 
+BUILT_GRAMMAR = Path(__file__).with_name("forml2.lark.pickle")
+"""The grammar as lark loads it from :func:`grammar_text`, shipped beside it: loading the
+text (lark parses it with its own grammar, then resolves rules, templates and terminals)
+is about half of building the parser, and a first compile pays it."""
+
+
+def grammar_key(text: str) -> str:
+    """What a loaded grammar depends on: the grammar's text and lark's version.
+
+    >>> grammar_key("start: WORD") == grammar_key("start: WORD"), len(grammar_key("x"))
+    (True, 64)
+    """
+    return hashlib.sha256(f"{lark.__version__}\0{text}".encode()).hexdigest()
+
+
+def built_grammar(text: str) -> bytes:
+    """What :data:`BUILT_GRAMMAR` holds: ⟨:func:`grammar_key`, lark's ``Grammar`` of the
+    text⟩ pickled."""
+    from lark.load_grammar import load_grammar
+
+    # lark leaves this function unannotated: it is what Lark(text) runs first
+    grammar, _ = load_grammar(text, "<string>", None, False)  # type: ignore[no-untyped-call]
+    return pickle.dumps((grammar_key(text), grammar), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _shipped_grammar(text: str) -> Grammar | None:
+    """The shipped loaded grammar when it was loaded from this text by this lark."""
+    try:
+        stored: Any = pickle.loads(BUILT_GRAMMAR.read_bytes())
+    except Exception:  # missing, or pickled by another lark: load the text instead
+        return None
+    if type(stored) is tuple and len(stored) == 2 and stored[0] == grammar_key(text) \
+            and isinstance(stored[1], Grammar):
+        return stored[1]
+    return None
+
+
 @lru_cache(maxsize=1)
 def parser() -> Lark:
     """The lark parser over :func:`grammar_text` (Earley: predicate words and keywords
-    overlap, and rule priorities settle which reading a sentence has)."""
-    return Lark(grammar_text(), parser="earley", lexer="basic", ambiguity="resolve")
+    overlap, and rule priorities settle which reading a sentence has), built from the
+    shipped loaded grammar when it is current (the same grammar, loaded ahead of time)."""
+    text = grammar_text()
+    grammar = _shipped_grammar(text) or text
+    return Lark(grammar, parser="earley", lexer="basic", ambiguity="resolve")
 
 
 @lru_cache(maxsize=1)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -81,6 +80,8 @@ def keep_compiled(sources: tuple[tuple[str, str], ...], key: str, state: str) ->
     path = artifact_path(sources)
     if path is None:
         return
+    import tempfile  # only keeping a state writes a file: a start that finds one does not
+
     try:
         path.parent.mkdir(exist_ok=True)
         handle, written = tempfile.mkstemp(dir=path.parent, suffix=".tmp")

@@ -25,7 +25,6 @@ with ``unchecked through`` its last entry without a digest.
 
 from __future__ import annotations
 
-import secrets
 import sqlite3
 from collections.abc import Iterable
 
@@ -72,6 +71,8 @@ def _make_tables(db: sqlite3.Connection, names: Iterable[str] = tuple(TABLES)) -
 
 def create(db: sqlite3.Connection) -> str:
     """Make a new database whole, in one transaction; its identity."""
+    import secrets  # only a new database draws an identity: a reopen does not load it
+
     identity = secrets.token_hex(16)
     db.execute("BEGIN")
     _make_tables(db)
@@ -136,6 +137,8 @@ def _identify(db: sqlite3.Connection) -> dict[str, str]:
     """Give a database made before identities were kept its identity, taking its entries
     without a digest as they are (they are format 1's, or were damaged before it could be
     known)."""
+    import secrets
+
     (unchecked,) = db.execute("SELECT coalesce(max(sequence), 0) FROM journal"
                               " WHERE digest IS NULL OR facts IS NULL").fetchone()
     db.execute("BEGIN")

@@ -28,7 +28,6 @@ cancels it, is answered ``limit_exceeded`` with D as it was.
 from __future__ import annotations
 
 import hashlib
-import importlib.resources
 import json
 import threading
 from collections.abc import Callable
@@ -80,9 +79,9 @@ MAX_SNAPSHOTS = Limits().snapshots
 def readings_key(sources: tuple[tuple[str, str], ...]) -> str:
     """What a kept state depends on: the readings' paths and texts, the bundled metamodel and
     this arest's version (so that a changed compiler compiles afresh)."""
-    metamodel = importlib.resources.files("arest").joinpath("readings")
-    bundled = sorted((entry.name, entry.read_text("utf-8")) for entry in metamodel.iterdir()
-                     if entry.name.endswith(".md"))
+    from arest.forml2.bundled import metamodel_texts
+
+    bundled = metamodel_texts()
     digest = hashlib.sha256(json.dumps([__version__, CODEC, bundled, sources]).encode())
     return digest.hexdigest()
 

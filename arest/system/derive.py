@@ -21,7 +21,6 @@ from operator import itemgetter
 from arest.algebra import State, evaluate
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import ASSERTED, Fact, Relation
-from arest.compiler import duckdb_eval
 from arest.compiler.cells import PROGRAM_CELL, RULE_FACT_TYPES, RULE_MODES, asserted_cell
 from arest.compiler.derivations import EMPTY_PROGRAM, Program, Rule
 from arest.compiler.plans import Plan, literal_of
@@ -261,6 +260,8 @@ def derive_all(state: State,
     state = _with_asserted_cells(_without_derived(state, program), program)
     for stratum in program.strata:
         if in_duckdb is not None and in_duckdb(state, stratum):
+            from arest.compiler import duckdb_eval  # only asked for by name: none by default
+
             found = duckdb_eval.derive_stratum(state, stratum)
             if found is not None:
                 state = found

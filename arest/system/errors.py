@@ -7,7 +7,6 @@ handler stops with :class:`Refusal`; :func:`arest.system.apply` turns it into th
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from typing import Any
 
@@ -39,6 +38,8 @@ def closest(name: str, candidates: Iterable[str], limit: int = 5) -> list[str]:
     >>> closest("Ordr", ["Order", "Customer", "Orders"])
     ['Order', 'Orders']
     """
+    import difflib  # only a refusal needs it: a start pays nothing for it
+
     pool = sorted(set(candidates))
     if len(pool) <= limit:
         return pool if not name else difflib.get_close_matches(name, pool, limit, 0.5) or pool

@@ -197,9 +197,9 @@ _SCHEMA_NOUNS: Final = frozenset({
 def _metamodel_names() -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
     """The metamodel's nouns, its entity types, its fact types, and those of its fact types
     that describe a schema (their first role is one of :data:`_SCHEMA_NOUNS`)."""
-    from arest.forml2 import metamodel
+    from arest.forml2.bundled import metamodel_facts
 
-    facts = metamodel().facts
+    facts = metamodel_facts()
     nouns = frozenset(f[0] for name, f in facts if name == NOUN_OBJECT_TYPES)
     entities = frozenset(f[0] for name, f in facts
                          if name == NOUN_OBJECT_TYPES and f[1] == "entity")

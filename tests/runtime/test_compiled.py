@@ -61,3 +61,46 @@ def test_a_damaged_or_foreign_kept_compile_is_not_used(tmp_path: Path) -> None:
         with arest.Tenant.open(readings, db=":memory:") as tenant:
             assert tenant.state == api.load_sources(sources)
         assert kept_compiled(sources, key) is not None  # replaced by the right one
+
+
+READER = ("lark", "arest.forml2.reader", "arest.forml2.parser", "arest.forml2.constructs",
+          "arest.forml2.reading", "arest.compiler.readings", "arest.compiler.schema")
+"""The reader, the constructs it reads to and the schema read back from them."""
+
+ONLY_SOMETIMES = ("arest.compiler.join_paths", "arest.compiler.duckdb_eval", "difflib",
+                  "tempfile", "importlib.resources", "zipfile")
+"""What compiling readings, a refusal, DuckDB or keeping a compile needs, and a start not."""
+
+START = """\
+import sys
+before = set(sys.modules)
+import arest
+with arest.Tenant.open(sys.argv[1], db=sys.argv[2]) as tenant:
+    out = tenant.call("create:Customer", {"id": sys.argv[3], "Name": "Ann"})
+    assert not out.get("rejected") and "error" not in out, out
+print(" ".join(sorted(set(sys.modules) - before)))
+"""
+
+
+def _loaded_by_a_start(readings: Path, db: Path, customer: str) -> set[str]:
+    """The modules a fresh process loads to open the tenant and make one create."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", START, str(readings), str(db), customer],
+                         capture_output=True, text=True, check=True)
+    return set(run.stdout.split())
+
+
+def test_a_start_from_kept_compiled_readings_loads_neither_the_reader_nor_the_schema(
+    tmp_path: Path,
+) -> None:
+    readings = tmp_path / "shop.md"
+    readings.write_text(SHOP)
+    first = _loaded_by_a_start(readings, tmp_path / "first.db", "c1")
+    assert {"lark", "arest.forml2.reader", "arest.compiler.schema"} <= first
+    fresh = _loaded_by_a_start(readings, tmp_path / "second.db", "c1")
+    reopen = _loaded_by_a_start(readings, tmp_path / "second.db", "c2")
+    assert fresh & {*READER, *ONLY_SOMETIMES} == set()
+    assert reopen & {*READER, *ONLY_SOMETIMES, "secrets"} == set()
+    assert "arest.runtime.tenant" in reopen

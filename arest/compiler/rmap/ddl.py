@@ -12,12 +12,13 @@ and compares its number, as arest's comparison does.  The views of the derived f
 
 from __future__ import annotations
 
+from arest.compiler.rmap.dialects import DIALECTS
 from arest.compiler.rmap.model import BOOLEAN, TEXT, Check, Column, ForeignKey, Table, Tables
 from arest.compiler.rmap.names import quoted
 from arest.compiler.rmap.numerals import compared
 from arest.compiler.rmap.views import Views, create_view
 
-DIALECTS = ("sqlite", "postgresql")
+__all__ = ["DIALECTS", "ddl", "literal"]
 _TYPES = {TEXT: "TEXT", BOOLEAN: "BOOLEAN"}
 _TITLES = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
 

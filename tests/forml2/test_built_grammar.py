@@ -1,0 +1,61 @@
+"""The grammar shipped already loaded (``arest/forml2/forml2.lark.pickle``) builds the parser
+the grammar's text builds: the same parse, token for token, of every sentence shape of the
+metamodel and of both corpora.
+
+``AREST_REGENERATE_METAMODEL=1 pytest tests/forml2/test_built_grammar.py`` rebuilds it after a
+change to ``forml2.lark`` or to lark's version.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+from dataclasses import replace
+
+import pytest
+from lark import Lark, Token, Tree
+
+from arest.forml2 import metamodel, read
+from arest.forml2 import parser as grammar
+from tests.corpus import EVERY_FILE, corpus_file
+
+
+@pytest.fixture(scope="module")
+def from_text() -> Lark:
+    """The parser built from the grammar's text, as lark loads it."""
+    return Lark(grammar.grammar_text(), parser="earley", lexer="basic", ambiguity="resolve")
+
+
+def _same_parses(shapes: list[str], from_text: Lark) -> None:
+    shipped = grammar.parser()
+    for masked in shapes:
+        expected: Tree[Token] = from_text.parse(masked)
+        assert pickle.dumps(shipped.parse(masked)) == pickle.dumps(expected), masked
+
+
+def test_the_shipped_loaded_grammar_is_the_current_text_loaded() -> None:
+    text = grammar.grammar_text()
+    built = grammar.built_grammar(text)
+    if os.environ.get("AREST_REGENERATE_METAMODEL") == "1":
+        grammar.BUILT_GRAMMAR.write_bytes(built)
+    assert grammar.BUILT_GRAMMAR.read_bytes() == built, (
+        "the shipped grammar was loaded from another text or by another lark: run with"
+        " AREST_REGENERATE_METAMODEL=1")
+    assert grammar._shipped_grammar(text) is not None
+    assert grammar._shipped_grammar(text + "\n// another grammar\n") is None
+
+
+def test_both_parsers_parse_the_metamodel_s_shapes_alike(from_text: Lark) -> None:
+    shapes = list(metamodel().shapes)
+    assert len(shapes) > 20
+    _same_parses(shapes, from_text)
+
+
+@pytest.mark.parametrize(("corpus", "name"), EVERY_FILE)
+def test_both_parsers_parse_every_shape_of_the_corpora_alike(
+    corpus: str, name: str, from_text: Lark
+) -> None:
+    reading = read(corpus_file(corpus, name).read_text(encoding="utf-8"),
+                   known=replace(metamodel(), shapes={}))
+    assert reading.shapes
+    _same_parses(list(reading.shapes), from_text)
