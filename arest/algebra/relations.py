@@ -69,15 +69,24 @@ class _ByValue(Protocol):
 
 
 class _Matching:
-    """:meth:`Relation.matching` as a mapping's ``get``, for a relation in several layers."""
+    """:meth:`Relation.matching` as a mapping's ``get``, for a relation in several layers:
+    the layers' maps are read once here, not on every probe of a join."""
 
-    __slots__ = ("relation", "role")
+    __slots__ = ("in_base", "in_overlay", "removed")
 
-    def __init__(self, relation: Relation, role: int) -> None:
-        self.relation, self.role = relation, role
+    def __init__(self, base: Base, overlay: _Index, role: int,
+                 removed: PersistentMap[Fact, bool]) -> None:
+        self.in_base, self.in_overlay, self.removed = base.index(role), overlay, removed
 
     def get(self, value: str, default: Collection[Fact], /) -> Collection[Fact]:
-        return list(self.relation.matching(self.role, value)) or default
+        listed: Collection[Fact] = self.in_base.get(value, ())
+        removed = self.removed
+        if removed and listed:
+            listed = [fact for fact in listed if fact not in removed]
+        in_overlay = self.in_overlay.get(value)
+        if in_overlay:
+            return [*listed, *in_overlay]
+        return listed or default
 
 
 class Relation:
@@ -256,6 +265,18 @@ class Relation:
                if payload is not _ABSENT):
             raise ValueError(f"facts of another arity in a relation of {self.arity}")
         return self._changed(changes)
+
+    def with_new(self, facts: dict[Fact, object]) -> Relation:
+        """This relation with each fact of facts (fact → payload) put in, in one batch; the
+        caller vouches that none of them is in the relation and that each has its arity (as
+        :meth:`frozen` vouches for its dict), so nothing is looked up first.  The relation
+        owns facts from now on.
+
+        >>> r = Relation.of(2, [("a", "x")])
+        >>> sorted(r.with_new({("b", "x"): ("why",)}).items()), len(r)
+        ([(('a', 'x'), True), (('b', 'x'), ('why',))], 1)
+        """
+        return self._changed(facts) if facts else self
 
     def _changed(self, changes: dict[Fact, object]) -> Relation:
         """This relation with each change made: fact → its new payload, or _ABSENT to remove.
@@ -490,7 +511,7 @@ class Relation:
             return self._indexes[role]
         if not self._removed and not self._indexes[role]:
             return self._base.index(role)
-        return _Matching(self, role)
+        return _Matching(self._base, self._indexes[role], role, self._removed)
 
     def indexed(self, roles: Iterable[int]) -> Relation:
         """This relation, with the index of each of roles built now rather than on the first
