@@ -39,7 +39,7 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from itertools import chain
 from typing import Any, ClassVar, Final, Protocol, TypeAlias
 
@@ -276,7 +276,14 @@ class Relation:
         >>> sorted(r.with_new({("b", "x"): ("why",)}).items()), len(r)
         ([(('a', 'x'), True), (('b', 'x'), ('why',))], 1)
         """
-        return self._changed(facts) if facts else self
+        if not facts:
+            return self
+        if self._folds_with(len(facts)):
+            return self._folded(facts)
+        # Each fact is new to every layer: one path per role, nothing hidden or shown.
+        written = [(fact, payload, True) for fact, payload in facts.items()]
+        return self._layered(self._base, edited(self._indexes, written, []), self._removed,
+                             self._size + len(facts), self._edited(tuple(facts)))
 
     def _changed(self, changes: dict[Fact, object]) -> Relation:
         """This relation with each change made: fact → its new payload, or _ABSENT to remove.
@@ -284,13 +291,16 @@ class Relation:
         Every change changes something (a new fact, a new payload, a fact that is there to
         remove), and every added fact has the relation's arity.
         """
-        base_size = len(self._base.facts) if self._base is not None else 0
-        # A relation without roles has no overlay index to hold its one possible fact.
-        if not self.arity or self._layered_entries() + len(changes) > max(
-            self.compaction_floor, base_size // 2
-        ):
+        if self._folds_with(len(changes)):
             return self._folded(changes)
         return self._overlaid(changes)
+
+    def _folds_with(self, changes: int) -> bool:
+        """Whether that many more layered entries fold the layers into a new base."""
+        base_size = len(self._base.facts) if self._base is not None else 0
+        # A relation without roles has no overlay index to hold its one possible fact.
+        return not self.arity or self._layered_entries() + changes > max(
+            self.compaction_floor, base_size // 2)
 
     def _layered_entries(self) -> int:
         """How many entries overlay and removed hold together, in O(1)."""
@@ -370,6 +380,33 @@ class Relation:
         """
         found = self._find(fact)
         return None if found is _ABSENT else found
+
+    def lookup(self) -> Callable[[Fact], object | None]:
+        """:meth:`payload` as a function that reads the layers once, for a caller looking up
+        many facts of one relation (the heads a derivation finds): fact ↦ its payload, None
+        when it is not there.
+
+        >>> r = Relation.frozen(1, {("a",): True, ("b",): True}).remove(("b",)).add(("c",))
+        >>> find = r.lookup()
+        >>> find(("a",)), find(("b",)), find(("c",)), find(("d",))
+        (True, None, True, None)
+        """
+        if not self.arity:
+            return self.payload
+        overlay = self._overlay()
+        if self._base is None:
+            def in_overlay(fact: Fact) -> object | None:
+                return overlay.get(fact[0], EMPTY).get(fact)
+            return in_overlay
+        in_base, removed = self._base.facts.get, self._removed
+        if not overlay and not removed:
+            return in_base
+        def in_layers(fact: Fact) -> object | None:
+            payload = in_base(fact)
+            if payload is not None and fact not in removed:
+                return payload
+            return overlay.get(fact[0], EMPTY).get(fact)
+        return in_layers
 
     def changes_since(
         self, earlier: Relation

@@ -367,7 +367,7 @@ def insert(store: Store, rule: Rule, plan_id: str, plan: Plan, seeds: Iterable[F
     # has not written it (everything written since the last view is pending) and the
     # relation as of that view lacks it or this derivation dropped it.
     pending, dropped = store.pending[fact_type], store.dropped[fact_type]
-    held = store.relation(fact_type).payload
+    held = store.relation(fact_type).lookup()
     rid = rule.id
     entered: list[Fact] = []
     enter = entered.append
