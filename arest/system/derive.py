@@ -363,9 +363,18 @@ def insert(store: Store, rule: Rule, plan_id: str, plan: Plan, seeds: Iterable[F
                 facts[head] = (rule.id, plan_id, row)
                 fresh.append(head)
         return
-    # From a delta: a head enters when P does not hold it yet, that is when this derivation
-    # has not written it (everything written since the last view is pending) and the
-    # relation as of that view lacks it or this derivation dropped it.
+    _enter(store, rule, plan_id, plan, found, delta, changes)
+
+
+def _enter(store: Store, rule: Rule, plan_id: str, plan: Plan, found: tuple[Row, ...],
+           delta: Facts, changes: Changes | None) -> None:
+    """From a delta: each head of the rows found that P does not hold yet enters pending with
+    its support (the first row that finds it), and delta and changes with it.
+
+    P lacks a head when this derivation has not written it (everything written since the
+    last view is pending) and the relation as of that view lacks it or this derivation
+    dropped it."""
+    fact_type = rule.fact_type
     pending, dropped = store.pending[fact_type], store.dropped[fact_type]
     held = store.relation(fact_type).lookup()
     rid = rule.id
