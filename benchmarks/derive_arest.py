@@ -63,20 +63,34 @@ def arest_export(query: str, D: Any) -> set[Edge]:
     return {(a, b) for a, b in D[ANSWER[query]]}
 
 
-def arest_adding(edges: list[Edge], added: list[Edge]) -> list[tuple[float, float, int]]:
+def arest_adding(edges: list[Edge], added: list[Edge]
+                 ) -> tuple[list[tuple[float, float, int, float]], set[Edge]]:
     """The tc closure of edges, then each added edge asserted as a command (validation,
     derivation from its delta, supports): (wall seconds, CPU seconds of the process, facts
-    derived) per edge."""
+    derived, CPU seconds of the garbage collector's full collections inside it) per edge;
+    and the closure after the last edge."""
+    import gc
     import time
 
     import arest
 
     D = arest_derive("tc", arest_load("tc", edges))
-    timings: list[tuple[float, float, int]] = []
-    for a, b in added:
-        start, start_cpu = time.perf_counter(), time.process_time()
-        out, D = arest.apply(D, "assert", {"fact_type": EDGES["tc"], "bindings": [a, b]})
-        timings.append((time.perf_counter() - start, time.process_time() - start_cpu,
-                        len(out["derived"])))
-        assert not out.get("rejected") and "error" not in out, out
-    return timings
+    timings: list[tuple[float, float, int, float]] = []
+    full: list[float] = []
+
+    def collector(phase: str, info: dict[str, int]) -> None:
+        if info["generation"] == 2:
+            full.append(time.process_time() * (1 if phase == "stop" else -1))
+
+    gc.callbacks.append(collector)
+    try:
+        for a, b in added:
+            full.clear()
+            start, start_cpu = time.perf_counter(), time.process_time()
+            out, D = arest.apply(D, "assert", {"fact_type": EDGES["tc"], "bindings": [a, b]})
+            timings.append((time.perf_counter() - start, time.process_time() - start_cpu,
+                            len(out["derived"]), sum(full)))
+            assert not out.get("rejected") and "error" not in out, out
+    finally:
+        gc.callbacks.remove(collector)
+    return timings, arest_export("tc", D)

@@ -117,23 +117,35 @@ def batch_edited(
 ) -> Index:
     """index without the dropped facts and with each written (fact, payload) set, grouped by
     the value in role, one batch per map."""
-    groups: dict[str, tuple[list[Fact], dict[Fact, object]]] = {}
+    # Grouped by value without a default built per fact (``setdefault`` would build one).
+    leaving: dict[str, list[Fact]] = {}
     for fact in dropped:
-        groups.setdefault(fact[role], ([], {}))[0].append(fact)
+        value = fact[role]
+        facts = leaving.get(value)
+        if facts is None:
+            leaving[value] = [fact]
+        else:
+            facts.append(fact)
+    writing: dict[str, dict[Fact, object]] = {}
     for fact, payload in written:
-        groups.setdefault(fact[role], ([], {}))[1][fact] = payload
-    if not groups:
+        value = fact[role]
+        group = writing.get(value)
+        if group is None:
+            writing[value] = {fact: payload}
+        else:
+            group[fact] = payload
+    if not leaving and not writing:
         return index
     with index.mutate() as outer:
-        for value, (leaving, writing) in groups.items():
+        for value in leaving.keys() | writing.keys():  # the result is the same in any order
             payloads = outer.get(value)
             if payloads is None:  # a value new to the index gets its map built in one go
-                outer[value] = PersistentMap(writing)
+                outer[value] = PersistentMap(writing[value])
                 continue
             with payloads.mutate() as batch:
-                for fact in leaving:
+                for fact in leaving.get(value, ()):
                     del batch[fact]
-                batch.update(writing)
+                batch.update(writing.get(value, ()))
                 payloads = batch.finish()
             if payloads:
                 outer[value] = payloads

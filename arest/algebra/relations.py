@@ -39,7 +39,7 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from itertools import chain
 from typing import Any, ClassVar, Final, Protocol, TypeAlias
 
@@ -69,15 +69,24 @@ class _ByValue(Protocol):
 
 
 class _Matching:
-    """:meth:`Relation.matching` as a mapping's ``get``, for a relation in several layers."""
+    """:meth:`Relation.matching` as a mapping's ``get``, for a relation in several layers:
+    the layers' maps are read once here, not on every probe of a join."""
 
-    __slots__ = ("relation", "role")
+    __slots__ = ("in_base", "in_overlay", "removed")
 
-    def __init__(self, relation: Relation, role: int) -> None:
-        self.relation, self.role = relation, role
+    def __init__(self, base: Base, overlay: _Index, role: int,
+                 removed: PersistentMap[Fact, bool]) -> None:
+        self.in_base, self.in_overlay, self.removed = base.index(role), overlay, removed
 
     def get(self, value: str, default: Collection[Fact], /) -> Collection[Fact]:
-        return list(self.relation.matching(self.role, value)) or default
+        listed: Collection[Fact] = self.in_base.get(value, ())
+        removed = self.removed
+        if removed and listed:
+            listed = [fact for fact in listed if fact not in removed]
+        in_overlay = self.in_overlay.get(value)
+        if in_overlay:
+            return [*listed, *in_overlay]
+        return listed or default
 
 
 class Relation:
@@ -257,19 +266,41 @@ class Relation:
             raise ValueError(f"facts of another arity in a relation of {self.arity}")
         return self._changed(changes)
 
+    def with_new(self, facts: dict[Fact, object]) -> Relation:
+        """This relation with each fact of facts (fact → payload) put in, in one batch; the
+        caller vouches that none of them is in the relation and that each has its arity (as
+        :meth:`frozen` vouches for its dict), so nothing is looked up first.  The relation
+        owns facts from now on.
+
+        >>> r = Relation.of(2, [("a", "x")])
+        >>> sorted(r.with_new({("b", "x"): ("why",)}).items()), len(r)
+        ([(('a', 'x'), True), (('b', 'x'), ('why',))], 1)
+        """
+        if not facts:
+            return self
+        if self._folds_with(len(facts)):
+            return self._folded(facts)
+        # Each fact is new to every layer: one path per role, nothing hidden or shown.
+        written = [(fact, payload, True) for fact, payload in facts.items()]
+        return self._layered(self._base, edited(self._indexes, written, []), self._removed,
+                             self._size + len(facts), self._edited(tuple(facts)))
+
     def _changed(self, changes: dict[Fact, object]) -> Relation:
         """This relation with each change made: fact → its new payload, or _ABSENT to remove.
 
         Every change changes something (a new fact, a new payload, a fact that is there to
         remove), and every added fact has the relation's arity.
         """
-        base_size = len(self._base.facts) if self._base is not None else 0
-        # A relation without roles has no overlay index to hold its one possible fact.
-        if not self.arity or self._layered_entries() + len(changes) > max(
-            self.compaction_floor, base_size // 2
-        ):
+        if self._folds_with(len(changes)):
             return self._folded(changes)
         return self._overlaid(changes)
+
+    def _folds_with(self, changes: int) -> bool:
+        """Whether that many more layered entries fold the layers into a new base."""
+        base_size = len(self._base.facts) if self._base is not None else 0
+        # A relation without roles has no overlay index to hold its one possible fact.
+        return not self.arity or self._layered_entries() + changes > max(
+            self.compaction_floor, base_size // 2)
 
     def _layered_entries(self) -> int:
         """How many entries overlay and removed hold together, in O(1)."""
@@ -349,6 +380,33 @@ class Relation:
         """
         found = self._find(fact)
         return None if found is _ABSENT else found
+
+    def lookup(self) -> Callable[[Fact], object | None]:
+        """:meth:`payload` as a function that reads the layers once, for a caller looking up
+        many facts of one relation (the heads a derivation finds): fact ↦ its payload, None
+        when it is not there.
+
+        >>> r = Relation.frozen(1, {("a",): True, ("b",): True}).remove(("b",)).add(("c",))
+        >>> find = r.lookup()
+        >>> find(("a",)), find(("b",)), find(("c",)), find(("d",))
+        (True, None, True, None)
+        """
+        if not self.arity:
+            return self.payload
+        overlay = self._overlay()
+        if self._base is None:
+            def in_overlay(fact: Fact) -> object | None:
+                return overlay.get(fact[0], EMPTY).get(fact)
+            return in_overlay
+        in_base, removed = self._base.facts.get, self._removed
+        if not overlay and not removed:
+            return in_base
+        def in_layers(fact: Fact) -> object | None:
+            payload = in_base(fact)
+            if payload is not None and fact not in removed:
+                return payload
+            return overlay.get(fact[0], EMPTY).get(fact)
+        return in_layers
 
     def changes_since(
         self, earlier: Relation
@@ -490,7 +548,7 @@ class Relation:
             return self._indexes[role]
         if not self._removed and not self._indexes[role]:
             return self._base.index(role)
-        return _Matching(self, role)
+        return _Matching(self._base, self._indexes[role], role, self._removed)
 
     def indexed(self, roles: Iterable[int]) -> Relation:
         """This relation, with the index of each of roles built now rather than on the first

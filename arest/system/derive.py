@@ -132,6 +132,21 @@ class Changes:
         else:
             self.removed.setdefault(fact_type, set()).add(fact)
 
+    def add_all(self, fact_type: str, facts: Collection[Fact]) -> None:
+        """``add`` of each fact, as one set update when none of them can cancel a removal.
+
+        >>> changes = Changes(removed={"R": {("a",)}})
+        >>> changes.add_all("R", [("a",), ("b",)]); changes
+        Changes(added={'R': {('b',)}}, removed={'R': set()})
+        """
+        if not facts:
+            return
+        if self.removed.get(fact_type):
+            for fact in facts:
+                self.add(fact_type, fact)
+        else:
+            self.added.setdefault(fact_type, set()).update(facts)
+
 
 class Store:
     """The relations a stratum derives, while it is evaluated.
@@ -147,6 +162,10 @@ class Store:
         self.facts: dict[str, dict[Fact, object]] = {}
         self.pending: dict[str, dict[Fact, object]] = {f: {} for f in self.arity}
         self.dropped: dict[str, set[Fact]] = {f: set() for f in self.arity}
+        self.dropped_since_view: set[str] = set()
+        """The fact types with a drop since the last view: without one, every pending fact
+        was absent from the relation when it was put (``put`` and ``insert`` write only a
+        fact P lacks)."""
         self.fresh: dict[str, list[Fact]] = {}
         """From scratch: the facts the current round derived, per fact type."""
         for fact_type, arity in self.arity.items():
@@ -164,6 +183,10 @@ class Store:
             return None
         return relation_of(self.state, fact_type, self.arity[fact_type]).payload(fact)
 
+    def relation(self, fact_type: str) -> Relation:
+        """The fact type's relation as of the last view: without the pending writes."""
+        return relation_of(self.state, fact_type, self.arity[fact_type])
+
     def put(self, fact_type: str, fact: Fact, payload: object) -> None:
         if self.scratch:
             self.facts[fact_type][fact] = payload
@@ -177,6 +200,7 @@ class Store:
         else:
             self.pending[fact_type].pop(fact, None)
             self.dropped[fact_type].add(fact)
+            self.dropped_since_view.add(fact_type)
 
     def take_fresh(self) -> dict[str, list[Fact]]:
         """From scratch: the facts derived since the last call, per fact type."""
@@ -195,8 +219,11 @@ class Store:
             pending, dropped = self.pending[fact_type], self.dropped[fact_type]
             if pending or dropped:
                 relation = relation_of(self.state, fact_type, arity)
-                cells[fact_type] = relation.updated(pending.items(), dropped)
+                cells[fact_type] = (relation.updated(pending.items(), dropped)
+                                    if fact_type in self.dropped_since_view
+                                    else relation.with_new(pending))
                 self.pending[fact_type], self.dropped[fact_type] = {}, set()
+        self.dropped_since_view = set()
         if cells:
             self.state = self.state.update(cells)
         return self.state
@@ -337,13 +364,36 @@ def insert(store: Store, rule: Rule, plan_id: str, plan: Plan, seeds: Iterable[F
                 facts[head] = (rule.id, plan_id, row)
                 fresh.append(head)
         return
-    new = delta.setdefault(fact_type, set())
-    for head, row in heads(plan, found):
-        if head not in new and store.payload(fact_type, head) is None:
-            store.put(fact_type, head, (rule.id, plan_id, row))
-            new.add(head)
-            if changes is not None:
-                changes.add(fact_type, head)
+    _enter(store, rule, plan_id, plan, found, delta, changes)
+
+
+def _enter(store: Store, rule: Rule, plan_id: str, plan: Plan, found: tuple[Row, ...],
+           delta: Facts, changes: Changes | None) -> None:
+    """From a delta: each head of the rows found that P does not hold yet enters pending with
+    its support (the first row that finds it), and delta and changes with it.
+
+    P lacks a head when this derivation has not written it (everything written since the
+    last view is pending) and the relation as of that view lacks it or this derivation
+    dropped it."""
+    fact_type = rule.fact_type
+    pending, dropped = store.pending[fact_type], store.dropped[fact_type]
+    held = store.relation(fact_type).lookup()
+    rid = rule.id
+    entered: list[Fact] = []
+    enter = entered.append
+    columns = _columns(plan)
+    pairs = (zip(map(itemgetter(*columns), found), found, strict=True)
+             if columns is not None and len(columns) >= 2 else heads(plan, found))
+    for head, row in pairs:
+        if head in pending or (held(head) is not None and head not in dropped):
+            continue
+        pending[head] = (rid, plan_id, row)
+        enter(head)
+    if dropped:
+        dropped.difference_update(entered)
+    delta.setdefault(fact_type, set()).update(entered)
+    if changes is not None:
+        changes.add_all(fact_type, entered)
 
 
 def rounds(store: Store, rules: list[Rule], delta: Mapping[str, Collection[Fact]],
@@ -351,7 +401,10 @@ def rounds(store: Store, rules: list[Rule], delta: Mapping[str, Collection[Fact]
     """Semi-naive rounds: each seed plan whose seed the stratum derives runs on the last
     round's new facts, until a round derives nothing."""
     derived = set(store.arity)
-    needs_view = not store.scratch or _reads_own(rules, derived)
+    # A plan seeded by a derived fact type reads the facts derived so far only when it joins
+    # a derived fact type too; otherwise the state the rounds began with serves every round
+    # (from a delta, the pending writes are what ``insert`` checks a head against).
+    needs_view = _reads_own(rules, derived)
     if store.scratch:
         delta = {**delta, **store.take_fresh()}
     while any(delta.values()):

@@ -59,9 +59,9 @@ def derive(before: State, state: State, added: Facts, removed: Facts,
         found = Changes()
         state = _stratum(before, state, stratum, plus, minus, found)
         for fact_type, facts in found.added.items():
-            for fact in facts:
-                changes.add(fact_type, fact)
-                plus.setdefault(fact_type, set()).add(fact)
+            if facts:
+                changes.add_all(fact_type, facts)
+                plus.setdefault(fact_type, set()).update(facts)
         for fact_type, facts in found.removed.items():
             for fact in facts:
                 changes.remove(fact_type, fact)
