@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import gc
 import json
 import os
 import signal
@@ -531,7 +532,8 @@ def mcp_command(paths: tuple[str, ...], mode: str, url: str | None, api_key: str
     # and the tenant closed, the process ends rather than wait for the client's next line.
     with _stopped_by_signals("mcp", exit_after=True):
         tenant = _open(readings, database, max_snapshots, _outbound(
-            allow_outbound, outbound_timeout, outbound_max_bytes, outbound_ca_file))
+            allow_outbound, outbound_timeout, outbound_max_bytes, outbound_ca_file),
+            serving=True)
         click.echo(f"arest mcp: mode {mode}, readings {', '.join(readings) or '(metamodel only)'},"
                    f" database {_shown(database)},"
                    f" tools {', '.join(v.name for v in active.listed())},"
@@ -733,7 +735,7 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
     database = db or str(default_database(readings))
     listening = _listen(host, port)
     with _stopped_by_signals("serve"), _open(readings, database, max_snapshots,
-                                              outbound) as tenant:
+                                              outbound, serving=True) as tenant:
         web = Web(tenant, access, security_for(host, port, allowed_hosts), cors_origins,
                   SessionLimits(max_sessions_per_key, session_idle_seconds), command_seconds)
         try:
@@ -794,7 +796,7 @@ def _serve_tenants(readings: tuple[str, ...], databases: dict[str, str], access:
         served = {}
         for name, database in databases.items():
             tenant = stack.enter_context(_open(readings, database, max_snapshots,
-                                               outbound))
+                                               outbound, serving=True))
             web = Web(tenant, access, security, cors_origins, sessions, command_seconds,
                       base=prefix_of(name))
             try:
@@ -858,11 +860,12 @@ def _listen(host: str, port: int) -> Any:
 
 
 def _open(readings: tuple[str, ...], database: str, max_snapshots: int = MAX_SNAPSHOTS,
-          outbound: Policy | None = None) -> Tenant:
+          outbound: Policy | None = None, serving: bool = False) -> Tenant:
     """The tenant, or exit: 2 when the database is open elsewhere, 1 when it cannot be used.
     Its backed nouns are fetched under the outbound policy (default: global addresses only,
     the default bounds), with the secrets of this process's environment
-    (``docs/federation.md``)."""
+    (``docs/federation.md``).  For a server (``serving``), everything alive once it is
+    open is left out of the collector's full collections (``gc.freeze``)."""
     folder = Path(database).parent
     if database != ":memory:" and not is_postgresql(database) and not folder.is_dir():
         _fail(f"no folder {folder} for the database {database}: create it or choose"
@@ -870,6 +873,10 @@ def _open(readings: tuple[str, ...], database: str, max_snapshots: int = MAX_SNA
     try:
         tenant = Tenant.open(*readings, db=database, max_snapshots=max_snapshots)
         tenant.federate(Federation(outbound or Policy(), os.environ, utc_now))
+        if serving:
+            # The compiled readings, the metamodel and the state opened live as long as the
+            # server: a full collection walking them (tens of ms) would land in some command.
+            gc.freeze()
         return tenant
     except TenantLocked as error:
         _fail(str(error), 2)

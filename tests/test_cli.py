@@ -45,6 +45,27 @@ def test_the_command_line_loads_the_reader_and_the_relational_mapping_only_when_
     assert run("sql", str(ROOT / "readings" / "orders"))[1].startswith("-- ")
 
 
+def test_a_server_leaves_what_it_opened_out_of_full_collections(tmp_path: Path) -> None:
+    """A server freezes the compiled readings and the state it opened, so that no command
+    pays for a full collection walking them; a one-shot command leaves the collector as it
+    was."""
+    import gc
+
+    from arest.cli import _open
+
+    orders = (str(ROOT / "readings" / "orders"),)
+    before = gc.get_freeze_count()
+    try:
+        with _open(orders, str(tmp_path / "once.db")):
+            assert gc.get_freeze_count() == before
+        with _open(orders, str(tmp_path / "served.db"), serving=True) as tenant:
+            assert gc.get_freeze_count() > before
+            created = tenant.call("create:Customer", {"id": "acme", "Name": "Acme"})
+            assert created["rejected"] is False and created["entity"]["id"] == "acme"
+    finally:
+        gc.unfreeze()
+
+
 def test_reference_and_compiled_agree() -> None:
     assert run("eval", INNER_PRODUCT, "<<1,2,3>,<6,5,4>>", "--reference") == (0, "28\n")
 
