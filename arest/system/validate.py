@@ -39,13 +39,23 @@ def _compiled(state: State, constraint_id: str) -> Compiled | None:
     return _decoded(contents) if type(contents) is tuple else None
 
 
-def _woken(state: State, cells: Iterable[str]) -> list[Compiled]:
+def _woken_ids(*triggers: object) -> tuple[str, ...]:
+    """The ids of the constraints some trigger cells' contents name, sorted, each once."""
     ids: set[str] = set()
-    for cell in cells:
-        contents = state.get(cell)
+    for contents in triggers:
         if type(contents) is tuple:
             ids.update(str(item) for item in contents)
-    found = (_compiled(state, constraint_id) for constraint_id in sorted(ids))
+    return tuple(sorted(ids))
+
+
+_woken_ids_of = IdentityMemo(_woken_ids, limit=256)
+"""The constraints each combination of trigger cells wakes (by the cells' identity): a
+command of one shape reads the same trigger cells as the one before it."""
+
+
+def _woken(state: State, cells: Iterable[str]) -> list[Compiled]:
+    found = (_compiled(state, constraint_id)
+             for constraint_id in _woken_ids_of(*map(state.get, cells)))
     return [constraint for constraint in found if constraint is not None]
 
 
@@ -92,6 +102,8 @@ def _run(
     found = evaluate(check, tuple(keys), state)
     if found is BOTTOM or type(found) is not tuple:
         raise RuntimeError(f"the check of {constraint.id} gave {found!r}: a compiler error")
+    if not found:
+        return []
     open_world = {"open_world": True} if any(
         federated(state, fact_type) for fact_type in constraint.fact_types) else {}
     return [
