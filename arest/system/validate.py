@@ -126,15 +126,17 @@ def _counted(state: State, bound: CountBound, keys: Sequence[Object]) -> Object 
     role = bound.role
     if not isinstance(relation, Relation) or relation.arity <= role:
         return None
+    valued: list[tuple[Object, str]] = []
     for key in keys:
-        if type(key) is not tuple or not key or type(key[0]) is not str:
+        value = key[0] if type(key) is tuple and key else None
+        if type(value) is not str:
             return None
+        valued.append((key, value))
     if bound.mandatory:
         evidence: Object = (bound.fact_type,)
-        return tuple((key, evidence) for key in keys
-                     if not relation.count(role, key[0]))  # type: ignore[index]
-    return tuple((key, tuple(sorted(relation.matching(role, key[0]))))  # type: ignore[index]
-                 for key in keys if relation.count(role, key[0]) > 1)  # type: ignore[index]
+        return tuple((key, evidence) for key, value in valued if not relation.count(role, value))
+    return tuple((key, tuple(sorted(relation.matching(role, value))))
+                 for key, value in valued if relation.count(role, value) > 1)
 
 
 def checked(state: State, check: Object, keys: Sequence[Object], by_index: bool) -> Object:
