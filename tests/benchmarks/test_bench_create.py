@@ -99,3 +99,12 @@ def test_the_hand_create_with_output_keeps_the_store_it_started_from() -> None:
     assert out["entity"]["_links"]["self"] == {"href": "/customers/new%40example.com"}
     assert "new@example.com" in after.customer_name and "new@example.com" in after.resellers
     assert "new@example.com" not in loaded.customer_name
+
+
+def test_the_parts_of_a_create_are_each_timed() -> None:
+    found = bench.parts(300, 4, bench.asdict(bench.Plan(warmup=0)))
+    assert sorted(found) == sorted(bench.KINDS)
+    for kind in bench.KINDS:
+        assert list(found[kind]) == list(bench.PARTS)
+        assert all(took > 0 for took in found[kind].values())
+        assert found[kind]["apply"] > found[kind]["parse"]
