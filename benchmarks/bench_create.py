@@ -17,6 +17,13 @@ Candidates, each size and GC setting in its own fresh process (``harness.run_iso
   lookup (uniqueness, mandatory roles, references, the Quantity comparison).
 * ``persistent``: the same hand-written create over persistent maps (``immutables.Map``, the
   maps D is made of): each create returns a new store and keeps the old one, as arest does.
+* ``persistent+output``: the persistent store whose Customer create also does what arest's
+  does for a Customer and returns the same output: it checks the input as arest reads it
+  (an object of known fields, atoms, the flag a boolean, id and Email the same), the id
+  unused and the Name given, and returns the command result with the entity's
+  representation and its ``_links``.  Before timing, a process of its own checks on a
+  sample that its outputs equal arest's and that both refuse the same bad inputs
+  (``same_output``).  Its Order is the plain persistent create, left out of its tables.
 * ``arest``: ``arest.apply`` over the persistent D of ``arest.load("readings/orders")``,
   populated through ``arest.testing.bulk_load`` with the index of every role of every
   loaded cell built (as SQLite's load builds its keys); every output is checked to be
@@ -37,7 +44,8 @@ equivalents are a copy of every dict and ``sqlite3.Connection.backup`` into a fr
 
 Run ``python benchmarks/bench_create.py`` (|P| up to 1e6, about 2.5 minutes on 2 cores),
 ``--quick`` for a smoke run (|P| up to 1e4), ``--profile 100000`` for a cProfile listing of
-arest's creates at one size, ``--clock cpu`` to time each create by the process's CPU time
+arest's creates at one size, ``--parts 1000`` to time each step of arest's create alone,
+``--clock cpu`` to time each create by the process's CPU time
 (on a shared machine the wall clock's p99 is the scheduler's time slice).
 """
 
@@ -45,14 +53,18 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import decimal
 import gc
 import io
 import json
+import math
 import pstats
 import random
+import re
 import sqlite3
 import sys
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -74,7 +86,8 @@ from harness import (
 EXAMPLE = Path(__file__).resolve().parent.parent / "readings" / "orders"
 SIZES = (1_000, 10_000, 100_000, 1_000_000)
 QUICK_SIZES = (1_000, 10_000)
-CANDIDATES = ("SQLite", "dict", "persistent", "arest")
+REPRESENTED = "persistent+output"
+CANDIDATES = ("SQLite", "dict", "persistent", REPRESENTED, "arest")
 BASELINE = "SQLite"
 GC_SETTINGS = ("default", "frozen")
 KINDS = ("customer", "order")
@@ -467,6 +480,197 @@ def _persistent_snapshot(store: PersistentStore) -> object:
     return store
 
 
+# persistent maps, with arest's output ------------------------------------------------
+
+CUSTOMER_URL = "/customers/"
+CUSTOMER_LINK_PATHS = (
+    ("orders", "/orders", "children"),
+    ("Customer_has_Name", "/Customer_has_Name", "related"),
+    ("Customer_has_Unpaid_Order_Count", "/Customer_has_Unpaid_Order_Count", "related"),
+    ("Order_was_placed_by_Customer", "/Order_was_placed_by_Customer", "related"),
+)
+"""A Customer's navigation links after ``self``, as ``links:Customer`` of the readings holds
+them: key, path after the Customer's url, rel."""
+CUSTOMER_INPUT = frozenset({"id", "Email", "Name", "is a reseller"})
+"""The Customer fields the hand create takes: the id (or its reference component, Email),
+the Name, and the flag; the derived count and the orders (children) it refuses."""
+_UNRESERVED = re.compile(r"[A-Za-z0-9_.~-]*")
+_NUMERALS = decimal.Context(prec=28, rounding=decimal.ROUND_HALF_EVEN, Emax=999_999,
+                            Emin=-999_999, traps=[])
+MAX_ATOM = 1_000_000
+MAX_WHOLE = 10**1_000
+
+
+def _hand_atom(value: Any, path: str) -> str:
+    """A JSON value as an atom, as arest reads one: a non-empty string of valid Unicode as it
+    is, a number as its canonical numeral; anything else refused."""
+    if isinstance(value, bool) or value is None:
+        raise Rejected(f"{path}: expected a string or a number")
+    if isinstance(value, str):
+        if not value or len(value) > MAX_ATOM:
+            raise Rejected(f"{path}: expected a non-empty string of at most {MAX_ATOM:,}")
+        if not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise Rejected(f"{path}: expected valid Unicode") from None
+        return value
+    if isinstance(value, int):
+        if abs(value) >= MAX_WHOLE:
+            raise Rejected(f"{path}: expected a number of at most 1,000 digits")
+        return str(value)
+    if isinstance(value, float) and math.isfinite(value):
+        number = decimal.Decimal(repr(value))
+        text = str(number)
+        if "E" in text:
+            text = format(number.normalize(_NUMERALS), "f")
+        elif "." in text:
+            text = text.rstrip("0").rstrip(".")
+        return "0" if text == "-0" else text
+    raise Rejected(f"{path}: expected a string or a number")
+
+
+def _hand_segment(entity: str) -> str:
+    """An id as one path segment, as arest's links encode it: percent-encoded, and ``.`` or
+    ``..`` with its dots encoded."""
+    if _UNRESERVED.fullmatch(entity) is None:
+        return urllib.parse.quote(entity, safe="")
+    return entity.replace(".", "%2E") if entity in (".", "..") else entity
+
+
+@dataclass(frozen=True)
+class RepresentingStore(PersistentStore):
+    """The persistent store whose Customer create does what arest's does for a Customer and
+    returns the same output: the input checked (an object of known fields, each value an
+    atom, the flag a boolean, the id and Email the same when both are given), the id unused,
+    the Name given (else refused), and the command result with the entity's representation
+    and its ``_links``."""
+
+    resellers: Any = None
+
+    def create_customer_output(self, request: Any) -> tuple[RepresentingStore, dict[str, Any]]:
+        """The store with the Customer added, and arest's output of ``create:Customer``."""
+        if not isinstance(request, dict):
+            raise Rejected("$: expected an object: the Customer's id and fields")
+        unknown = request.keys() - CUSTOMER_INPUT
+        if unknown:
+            raise Rejected(f"$.{min(unknown)}: not a field the hand create takes")
+        id = _hand_atom(request["id"], "$.id") if "id" in request else None
+        if "Email" in request:
+            email = _hand_atom(request["Email"], "$.Email")
+            if id is not None and email != id:
+                raise Rejected(f"$.Email: expected the same value as id ({id!r})")
+            id = email
+        if id is None:
+            raise Rejected("$: expected id, or the reference components Email")
+        if id in self.customer_name:
+            raise Rejected(f"Customer {id!r} exists")
+        name = _hand_atom(request["Name"], "$.Name") if "Name" in request else None
+        reseller = request.get("is a reseller", False)
+        if not isinstance(reseller, bool):
+            raise Rejected("$.is a reseller: expected true or false")
+        if name is None:
+            raise Rejected("Each Customer has exactly one Name.")
+        url = CUSTOMER_URL + _hand_segment(id)
+        links: dict[str, Any] = {"self": {"href": url}}
+        for key, path, rel in CUSTOMER_LINK_PATHS:
+            links[key] = {"href": url + path, "rel": rel}
+        entity: dict[str, Any] = {"id": id, "noun": "Customer", "Name": name}
+        resellers = self.resellers
+        if reseller:
+            entity["is a reseller"] = True
+            resellers = resellers.set(id, True)
+        entity["_links"] = links
+        out = {"rejected": False, "entity": entity, "violations": [], "derived": [],
+               "effects": [], "next_actions": []}
+        store = replace(self, customer_name=self.customer_name.set(id, name),
+                        resellers=resellers)
+        return store, out
+
+
+def _represented_empty() -> RepresentingStore:
+    from immutables import Map
+
+    plain = _persistent_empty()
+    return RepresentingStore(**{**vars(plain), "resellers": Map()})
+
+
+def _represented_load(store: RepresentingStore, people: Population) -> RepresentingStore:
+    loaded = _persistent_load(store, people)
+    assert isinstance(loaded, RepresentingStore)
+    return loaded
+
+
+def _represented_prepare(command: Command) -> Any:
+    return _arest_prepare(command)[1] if command.kind == "customer" else command
+
+
+def _represented_step(store: RepresentingStore, prepared: Any) -> RepresentingStore:
+    if isinstance(prepared, Command):
+        after, _ = store.create_order(prepared.id, prepared.customer, prepared.lines)
+        assert isinstance(after, RepresentingStore)
+        return after
+    after, out = store.create_customer_output(prepared)
+    if out["rejected"] is not False:
+        raise Rejected(f"{prepared}: {out}")
+    return after
+
+
+SAME_OUTPUT_SAMPLE: tuple[dict[str, Any], ...] = (
+    {"id": "ann@example.com", "Name": "Ann"},
+    {"Email": "bo b@example.com", "Name": "Bob", "is a reseller": True},
+    {"id": "x/é.", "Email": "x/é.", "Name": 3.5, "is a reseller": False},
+    {"id": 42, "Name": 1e21},
+    {"id": "..", "Name": "Dot"},
+)
+"""Customer inputs on which the benchmark checks, before timing, that the hand create's
+output equals arest's: every field it takes, atoms of each kind, ids to encode."""
+REFUSED_SAMPLE: tuple[Any, ...] = (
+    {"id": "customer-0@example.com", "Name": "Taken"},
+    {"id": "nameless@example.com"},
+    {"id": "a@example.com", "Name": ""},
+    {"id": "b@example.com", "Name": True},
+    {"id": "c@example.com", "Email": "d@example.com", "Name": "C"},
+    {"id": "e@example.com", "Name": "E", "is a reseller": "yes"},
+    {"id": "f@example.com", "Name": "F", "Unpaid Order Count": 1},
+    [],
+)
+"""Customer inputs both creates must refuse: a used id, no Name, values that are no atom or
+no boolean, an id and an Email that differ, a derived field, no object."""
+
+
+def same_output(size: int, plan: dict[str, Any]) -> dict[str, int]:
+    """Check that the hand create with output and arest's agree on a sample over the same
+    population: equal outputs on :data:`SAME_OUTPUT_SAMPLE` and on a block of the timed
+    commands, each input created in turn; both refuse every input of :data:`REFUSED_SAMPLE`.
+    Raise :class:`Rejected` at the first difference; run in its own process, untimed."""
+    import arest
+
+    p = Plan(**{**plan, "sizes": tuple(plan["sizes"])})
+    people = population(size, p.seed)
+    state = _arest_load(_arest_empty(), people)
+    store = _represented_load(_represented_empty(), people)
+    requests = [dict(request) for request in SAME_OUTPUT_SAMPLE] + [
+        _arest_prepare(command)[1] for command in commands(p, people.customers, p.block, 0)
+        if command.kind == "customer"]
+    for request in requests:
+        expected, state = arest.apply(state, "create:Customer", request)
+        store, out = store.create_customer_output(request)
+        if out != expected:
+            raise Rejected(f"the hand create's output differs from arest's on {request}:"
+                           f"\n  hand:  {out}\n  arest: {expected}")
+    for request in REFUSED_SAMPLE:
+        expected, _ = arest.apply(state, "create:Customer", request)
+        if expected.get("rejected") is False:
+            raise Rejected(f"arest accepted {request}, which the hand create refuses")
+        try:
+            store.create_customer_output(request)
+        except Rejected:
+            continue
+        raise Rejected(f"the hand create accepted {request}, which arest refuses")
+    return {"equal": len(requests), "refused": len(REFUSED_SAMPLE)}
+
+
 # SQLite --------------------------------------------------------------------------------
 
 SQLITE_SCHEMA = """
@@ -611,6 +815,17 @@ def candidate(name: str) -> Candidate:
             _persistent_snapshot,
             snapshots_per_size=lambda plan: plan.snapshots,
         )
+    if name == REPRESENTED:
+        return Candidate(
+            REPRESENTED,
+            _represented_empty,
+            _represented_load,
+            _represented_prepare,
+            _represented_step,
+            _to_loaded,
+            _persistent_snapshot,
+            snapshots_per_size=lambda plan: plan.snapshots,
+        )
     if name == "dict":
         return Candidate(
             "dict", _dict_empty, _dict_load, _same_command, _dict_step, _dict_reset, _dict_snapshot
@@ -713,6 +928,76 @@ def profile(size: int, creates: int, plan: dict[str, Any]) -> str:
     return out.getvalue()
 
 
+PARTS = ("apply", "parse", "resolve", "derive", "triggered", "validate", "represent",
+         "next actions", "effects", "governed")
+
+
+def parts(size: int, creates: int, plan: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """Each step of arest's create timed alone, per kind, by the CPU clock: each step called
+    three times on the same state and the fastest kept, then the quarter quantile over
+    ``creates`` commands (µs).  ``apply`` is the whole command; ``resolve`` the ``Change``,
+    ``create_entity`` and the machines' start; ``derive`` ``settle``; ``validate`` the woken
+    constraints; ``governed`` the protected-cells check of the state the command reached."""
+    import arest
+    from arest.compiler.change import Change
+    from arest.system import entity_verbs, evolution
+    from arest.system.commands import parse_key
+    from arest.system.context import read_context
+    from arest.system.entities import represent
+    from arest.system.machines import effects, next_actions, start, triggered
+    from arest.system.validate import violations
+
+    p = Plan(**{**plan, "sizes": tuple(plan["sizes"])})
+    people = population(size, p.seed)
+    state = _arest_load(_arest_empty(), people)
+    context = read_context(None)
+
+    def resolve(target: str, request: dict[str, Any]) -> tuple[Any, str]:
+        change = Change(state)
+        entity = entity_verbs.create_entity(change, target, dict(request), "$")
+        start(change)
+        return change, entity
+
+    out: dict[str, dict[str, float]] = {}
+    for kind in KINDS:
+        timed: dict[str, list[int]] = {part: [] for part in PARTS}
+        work = [c for c in commands(p, people.customers, creates, start=p.warmup)
+                if c.kind == kind]
+        for key, request in map(_arest_prepare, work):
+            command = parse_key(key, request)
+            change, entity = resolve(command.target, request)
+            reached, delta, _ = entity_verbs.settle(state, change)
+            _, after = arest.apply(state, key, request)
+            steps: list[tuple[str, Callable[..., object], tuple[Any, ...]]] = [
+                ("apply", arest.apply, (state, key, request)),
+                ("parse", parse_key, (key, request)),
+                ("resolve", resolve, (command.target, request)),
+                ("derive", entity_verbs.settle, (state, change)),
+                ("triggered", triggered, (reached, delta.added)),
+                ("validate", violations, (reached, delta)),
+                ("represent", represent, (reached, command.target, entity)),
+                ("next actions", next_actions, (reached, command.target, entity)),
+                ("effects", effects, (reached, [], delta.added)),
+                ("governed", evolution.governed, (state, after, command, context)),
+            ]
+            for part, step, arguments in steps:
+                timed[part].append(_fastest_of_3(step, arguments))
+        out[kind] = {part: sorted(t)[len(t) // 4] / 1e3 for part, t in timed.items()}
+    return out
+
+
+def _fastest_of_3(step: Callable[..., object], arguments: tuple[Any, ...]) -> int:
+    """The least CPU time, ns, of three calls of step(*arguments)."""
+    fastest = None
+    for _ in range(3):
+        begin = time.thread_time_ns()
+        step(*arguments)
+        took = time.thread_time_ns() - begin
+        fastest = took if fastest is None else min(fastest, took)
+    assert fastest is not None
+    return fastest
+
+
 # reporting -----------------------------------------------------------------------------
 
 
@@ -754,10 +1039,12 @@ def report(results: list[dict[str, Any]], plan: Plan) -> str:
                 r = by.get((name, size, setting))
                 if r is None:
                     continue
+                # Its Order is the plain persistent create: only its Customer has the output.
                 rows[_row_name(name, setting)] = {
                     f"{kind}_{stat}": r[kind][f"{stat}_ns"] / 1e3
                     for kind in KINDS
                     for stat in ("median", "p99")
+                    if kind == "customer" or name != REPRESENTED
                 }
         out.append(
             f"**Create at |P| = {size:,}**, µs per create; ratios against SQLite, default GC\n"
@@ -813,19 +1100,24 @@ def budget(by: dict[tuple[str, int, str], dict[str, Any]], sizes: Sequence[int])
                 "p99_ok": _verdict(p99 < BUDGET_P99_US),
                 "growth_ok": _verdict(growth <= BUDGET_GROWTH),
             }
-            for name in ("SQLite", "dict", "persistent"):
+            for name in ("SQLite", "dict", "persistent", REPRESENTED):
                 base = by.get((name, largest, setting))
                 row[name] = (
                     None
-                    if base is None
+                    if base is None or (name == REPRESENTED and kind == "order")
                     else format_ratio(big[kind]["median_ns"] / base[kind]["median_ns"])
                 )
-            persistent = by.get(("persistent", largest, setting))
             if kind == "order":
                 row["own"] = f"{_verdict(median <= BUDGET_ORDER_US)} (≤ {BUDGET_ORDER_US:,.0f} µs)"
-            elif persistent is not None:
-                ratio = big[kind]["median_ns"] / persistent[kind]["median_ns"]
-                row["own"] = f"{_verdict(ratio <= BUDGET_CUSTOMER_PERSISTENT)} (≤ 2× persistent)"
+            else:
+                verdicts = []
+                for name in ("persistent", REPRESENTED):
+                    base = by.get((name, largest, setting))
+                    if base is not None:
+                        ratio = big[kind]["median_ns"] / base[kind]["median_ns"]
+                        verdicts.append(f"{_verdict(ratio <= BUDGET_CUSTOMER_PERSISTENT)}"
+                                        f" (≤ 2× {name})")
+                row["own"] = "; ".join(verdicts) or None
             label = "Customer" if kind == "customer" else "Order + 2 LineItems"
             rows[_row_name(label, setting)] = row
     columns = [
@@ -838,6 +1130,7 @@ def budget(by: dict[tuple[str, int, str], dict[str, Any]], sizes: Sequence[int])
         Column("SQLite", "median × SQLite", ratio=False),
         Column("dict", "median × dict", ratio=False),
         Column("persistent", "median × persistent", ratio=False),
+        Column(REPRESENTED, f"median × {REPRESENTED}", ratio=False),
         Column("own", "own budget", ratio=False),
     ]
     title = f"**Budget: arest at |P| = {largest:,}**\n"
@@ -868,6 +1161,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--profile-creates", type=int, default=500, help="creates of each kind to profile"
     )
+    parser.add_argument(
+        "--parts",
+        type=int,
+        default=None,
+        metavar="SIZE",
+        help="time each step of arest's creates alone at |P| = SIZE (CPU µs) and nothing else",
+    )
     options = parser.parse_args(argv)
     if options.from_json is not None:
         saved = json.loads(options.from_json.read_text())
@@ -888,12 +1188,26 @@ def main(argv: Sequence[str] | None = None) -> None:
         }
         print(run_isolated(Path(__file__), "profile", arguments))
         return
+    if options.parts is not None:
+        arguments = {"size": options.parts, "creates": 200, "plan": asdict(plan)}
+        found = run_isolated(Path(__file__), "parts", arguments)
+        rows = {kind: found[kind] for kind in KINDS}
+        columns = [Column(part, part, "{:,.1f}", ratio=False) for part in PARTS]
+        print(format_table(rows, columns, "", label="create"))
+        return
     names = [name.strip() for name in options.candidates.split(",")]
     for name in names:
         candidate(name)
 
     facts = machine_facts(plan)
     print("\n".join(f"- {key}: {value}" for key, value in facts.items()), file=sys.stderr)
+    if REPRESENTED in names:
+        arguments = {"size": min(plan.sizes), "plan": asdict(plan)}
+        checked = run_isolated(Path(__file__), "same_output", arguments)
+        facts["same output"] = (
+            f"{REPRESENTED} and arest: {checked['equal']} equal Customer outputs, both refuse"
+            f" {checked['refused']} inputs (|P| = {min(plan.sizes):,})")
+        print(f"- same output: {facts['same output']}", file=sys.stderr)
     results = []
     for size in plan.sizes:
         for setting in GC_SETTINGS:

@@ -15,6 +15,7 @@ Two threads missing at once both decode and the later write wins: the values are
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from contextlib import suppress
 from typing import Any, Generic, TypeVar
@@ -42,12 +43,19 @@ class IdentityMemo(Generic[T]):
         self._entries: dict[Any, tuple[tuple[Any, ...], T]] = {}
 
     def __call__(self, *objs: Any) -> T:
-        # One cell is the common case, on every command: keyed by its id alone.
-        key: Any = id(objs[0]) if len(objs) == 1 else tuple(map(id, objs))
-        entry = self._entries.get(key)
-        if entry is not None and (entry[0][0] is objs[0] if len(objs) == 1 else all(
-                a is b for a, b in zip(entry[0], objs, strict=True))):
-            return entry[1]
+        # One cell is the common case, on every command: keyed by its id alone, its hit
+        # tested without building anything.
+        if len(objs) == 1:
+            obj = objs[0]
+            entry = self._entries.get(id(obj))
+            if entry is not None and entry[0][0] is obj:
+                return entry[1]
+            key: Any = id(obj)
+        else:
+            key = tuple(map(id, objs))
+            entry = self._entries.get(key)
+            if entry is not None and all(map(operator.is_, entry[0], objs)):
+                return entry[1]
         value = self._decode(*objs)
         # Evict until there is room: a pass that meets another thread's change to the dict
         # (RuntimeError, StopIteration) tries again, so the memo never drifts past its limit.

@@ -9,6 +9,7 @@ its check needs (its triggers; :mod:`arest.compiler.constraints`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from arest.algebra import Object
@@ -101,6 +102,56 @@ def _unsatisfied(satisfied: Object, detail: Object) -> Object:
 
 def _roles_1(roles: Sequence[int]) -> tuple[int, ...]:
     return tuple(role + 1 for role in roles)
+
+
+# -- a shape the system layer runs without the evaluator -------------------------------------
+@dataclass(frozen=True)
+class CountBound:
+    """A check that counts the facts of one fact type holding a key's value in one role:
+    a uniqueness over that role (violated above one fact; the evidence is those facts) or a
+    mandatory role played in that one fact type (violated at none; the evidence names the
+    fact type).  :meth:`check` is the FFP object it stands for, which stays the semantics:
+    ``arest.system.validate`` runs such a check by index only where it gives that object's
+    value.
+
+    >>> bound = CountBound("Customer_has_Name", 0, mandatory=False)
+    >>> count_bound(bound.check()) == bound, count_bound(NOTHING)
+    (True, None)
+    """
+
+    fact_type: str
+    role: int
+    """The counted role, 0-based."""
+    mandatory: bool
+
+    def check(self) -> Object:
+        """The check as :func:`_uniqueness` and :func:`_mandatory` build it."""
+        counted = _count(self.fact_type, [self.role])
+        if self.mandatory:
+            plays = comp("gt", cons(counted, _number(0)))
+            return _violations(_not(_any([plays])), const((self.fact_type,)))
+        more_than_one = comp("gt", cons(counted, _number(1)))
+        return _violations(more_than_one, facts_with(self.fact_type, [self.role]))
+
+
+def count_bound(check: Object) -> CountBound | None:
+    """The :class:`CountBound` whose check is ``check`` (equal as objects), or None."""
+    try:
+        predicate = check[2][1]  # type: ignore[index]
+        if predicate[1] == "not":  # type: ignore[index]
+            predicate = predicate[2]  # type: ignore[index]
+        counted = predicate[2][1][2]  # type: ignore[index]
+        fact_type, position = counted[1][1], counted[2][1]  # type: ignore[index]
+    except (IndexError, TypeError):
+        return None
+    if type(fact_type) is not str or type(position) is not str or not (
+            position.isascii() and position.isdigit() and int(position) >= 1):
+        return None
+    for mandatory in (False, True):
+        bound = CountBound(fact_type, int(position) - 1, mandatory)
+        if bound.check() == check:
+            return bound
+    return None
 
 
 # -- the kinds -------------------------------------------------------------------------------

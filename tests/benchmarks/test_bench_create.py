@@ -74,3 +74,37 @@ def test_the_bulk_loaded_population_passes_the_whole_check() -> None:
         [("Order_was_placed_by_Customer", ("order-0", "someone-else@example.com"))], [])
     with pytest.raises(bench.Rejected):
         bench._arest_full_check(bench._arest_load(state, broken))
+
+
+def test_the_hand_create_with_output_gives_arest_s_output() -> None:
+    checked = bench.same_output(300, bench.asdict(bench.Plan(block=10)))
+    assert checked == {"equal": len(bench.SAME_OUTPUT_SAMPLE) + 10,
+                       "refused": len(bench.REFUSED_SAMPLE)}
+
+
+def test_the_hand_create_with_output_differs_when_its_links_do() -> None:
+    original = bench.CUSTOMER_LINK_PATHS
+    bench.CUSTOMER_LINK_PATHS = original[:-1]
+    try:
+        with pytest.raises(bench.Rejected, match="differs from arest's"):
+            bench.same_output(300, bench.asdict(bench.Plan(block=10)))
+    finally:
+        bench.CUSTOMER_LINK_PATHS = original
+
+
+def test_the_hand_create_with_output_keeps_the_store_it_started_from() -> None:
+    loaded = bench._represented_load(bench._represented_empty(), people)
+    after, out = loaded.create_customer_output(
+        {"id": "new@example.com", "Name": "New", "is a reseller": True})
+    assert out["entity"]["_links"]["self"] == {"href": "/customers/new%40example.com"}
+    assert "new@example.com" in after.customer_name and "new@example.com" in after.resellers
+    assert "new@example.com" not in loaded.customer_name
+
+
+def test_the_parts_of_a_create_are_each_timed() -> None:
+    found = bench.parts(300, 4, bench.asdict(bench.Plan(warmup=0)))
+    assert sorted(found) == sorted(bench.KINDS)
+    for kind in bench.KINDS:
+        assert list(found[kind]) == list(bench.PARTS)
+        assert all(took > 0 for took in found[kind].values())
+        assert found[kind]["apply"] > found[kind]["parse"]
