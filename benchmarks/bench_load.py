@@ -8,7 +8,8 @@ interleave the trees, so that both see the same machine):
   of every role it loaded, ``bench_create._arest_load``);
 * ``tc_dag``, ``tc_chain``, ``gp``: the edges of ``bench_derive.py``'s workloads, loaded by the
   hand loop (the baseline: its successor dict) and by arest (compile the readings,
-  ``bulk_load`` the edges, index both roles, ``derive_arest.arest_load``).
+  ``bulk_load`` the edges, index the roles the derivation probes in the relations it keeps,
+  ``derive_arest.arest_load``).
 
 arest's modules are imported before the clock starts (as the peers' are); the first
 compile in a process, inside the derivation loads, still reads the shipped metamodel.
@@ -16,7 +17,8 @@ CPU seconds of the process (``time.process_time``), which other processes on a l
 machine skew far less than wall time; the median of the rounds.  The tree is chosen by
 ``PYTHONPATH`` in the child: run ``python benchmarks/bench_load.py --before <checkout>`` to
 compare a checkout of an earlier tree against this one (the benchmark code is this tree's
-for both).
+for both; with ``--each-own-load``, each tree loads as its own ``benchmarks/`` defines the
+load, for when the definition changed: which indexes a load builds).
 """
 
 from __future__ import annotations
@@ -65,12 +67,13 @@ print(json.dumps({"cpu_s": time.process_time() - start, "arest": arest.api.__fil
 """
 
 
-def measure(tree: Path, load: str, size: int, engine: str) -> float:
-    """CPU seconds of one load in a fresh interpreter whose ``arest`` is ``tree``'s."""
+def measure(tree: Path, load: str, size: int, engine: str, code: Path = HERE) -> float:
+    """CPU seconds of one load in a fresh interpreter whose ``arest`` is ``tree``'s, the load
+    as the benchmarks in ``code`` define it."""
     env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(tree)}
     with tempfile.TemporaryDirectory() as folder:  # not the repository: '' must not find arest
         done = subprocess.run(
-            [sys.executable, "-c", _CHILD, str(HERE), load, str(size), engine],
+            [sys.executable, "-c", _CHILD, str(code), load, str(size), engine],
             env=env, cwd=folder, check=True, capture_output=True, text=True,
         )
     result = json.loads(done.stdout.strip().splitlines()[-1])
@@ -79,8 +82,11 @@ def measure(tree: Path, load: str, size: int, engine: str) -> float:
     return float(result["cpu_s"])
 
 
-def run(before: Path, after: Path, rounds: int, loads: Sequence[str]) -> list[dict[str, Any]]:
-    """Every load at its sizes: the baseline and arest of each tree, ``rounds`` times each."""
+def run(before: Path, after: Path, rounds: int, loads: Sequence[str],
+        each_own_load: bool = False) -> list[dict[str, Any]]:
+    """Every load at its sizes: the baseline and arest of each tree, ``rounds`` times each
+    (with each_own_load, the before tree's arest loads as its own benchmarks define it)."""
+    before_code = before / "benchmarks" if each_own_load else HERE
     rows = []
     for load in loads:
         for size in LOADS[load]:
@@ -89,7 +95,7 @@ def run(before: Path, after: Path, rounds: int, loads: Sequence[str]) -> list[di
             for number in range(rounds):
                 print(f"  [{load}, n = {size:,}] round {number + 1}", file=sys.stderr, flush=True)
                 samples["baseline"].append(measure(after, load, size, baseline))
-                samples["before"].append(measure(before, load, size, "arest"))
+                samples["before"].append(measure(before, load, size, "arest", before_code))
                 samples["after"].append(measure(after, load, size, "arest"))
             medians = {key: statistics.median(values) for key, values in samples.items()}
             rows.append({"load": load, "size": size, "baseline_name": baseline, **medians})
@@ -122,9 +128,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--loads", default=",".join(LOADS), help="comma-separated subset")
     parser.add_argument("--json", type=Path, default=None, help="also write raw results here")
+    parser.add_argument("--each-own-load", action="store_true",
+                        help="the before tree loads as its own benchmarks/ define the load")
     options = parser.parse_args(argv)
     loads = [name.strip() for name in options.loads.split(",")]
-    rows = run(options.before.resolve(), HERE.parent, options.rounds, loads)
+    rows = run(options.before.resolve(), HERE.parent, options.rounds, loads,
+               options.each_own_load)
     if options.json is not None:
         options.json.write_text(json.dumps(rows, indent=2))
     print(report(rows, options.rounds))

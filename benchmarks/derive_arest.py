@@ -6,9 +6,10 @@
   is parent of Person3.``
 
 Load compiles the readings, puts the edges into D as facts (``arest.testing.bulk_load``:
-no validation, no derivation) and builds the edge relation's indexes; derive is
-``derive_all``, the from-scratch fixed point with every derived fact's support (its
-provenance) recorded; read back is the fact type's facts.
+no validation, no derivation) and builds the indexes the derivation probes in the relations
+it keeps (gp's edges; none of tc's, whose closure ``derive_all`` rebuilds with its
+indexes); derive is ``derive_all``, the from-scratch fixed point with every derived fact's
+support (its provenance) recorded; read back is the fact type's facts.
 """
 
 from __future__ import annotations
@@ -32,15 +33,21 @@ ANSWER = {"tc": "Region_contains_Region", "gp": "Person_is_grandparent_of_Person
 def arest_load(query: str, edges: list[Edge]) -> Any:
     import arest
     from arest.algebra.relations import Relation
+    from arest.system.derive import program_of
     from arest.testing import bulk_load
 
     D = bulk_load(arest.compile(READINGS[query]), [(EDGES[query], e) for e in edges])
-    # Loading a table includes its indexes, as the SQL peers' keyed tables and the hand
-    # loop's successor dict do: a frozen relation builds each role's index on first use.
-    relation = D[EDGES[query]]
-    assert isinstance(relation, Relation)
-    for role in (0, 1):
-        relation.by_value(role)
+    # Loading a table includes the indexes the derivation reads, as the SQL peers' keyed
+    # tables and the hand loop's successor dict do: the index of each role some plan probes,
+    # in each relation the derivation keeps.  A relation some rule derives into (tc's edges,
+    # its closure's asserted part) is rebuilt by ``derive_all`` with its own indexes, so an
+    # index of the loaded one would never be read.
+    program = program_of(D)
+    derived = program.derived()
+    for fact_type, roles in program.probed_roles.items():
+        relation = D.get(fact_type)
+        if fact_type not in derived and isinstance(relation, Relation):
+            relation.indexed(roles)
     return D
 
 

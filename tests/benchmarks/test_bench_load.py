@@ -4,6 +4,7 @@ child that imported another tree's arest."""
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -41,3 +42,10 @@ def test_the_report_gives_each_load_against_its_baseline() -> None:
              "before": 2.0, "after": 1.0}]
     assert "| gp | 1,000 | hand | 0.500 | 2.000 | 4.00× | 1.000 | 2.00× | 0.50× |" in \
         bench.report(rows, 3)
+
+
+def test_a_load_runs_as_the_benchmarks_given_define_it(tmp_path: Path) -> None:
+    # A folder without the benchmarks cannot define the load: the child fails.
+    with pytest.raises(subprocess.CalledProcessError):
+        bench.measure(FOLDER.parent, "tc_dag", 200, "arest", tmp_path)
+    assert bench.measure(FOLDER.parent, "tc_dag", 200, "arest", FOLDER) > 0
