@@ -104,6 +104,12 @@ class _View:
         self._read = footprint.read.add if footprint.budget is None else footprint.reading
         self._written = footprint.written
 
+    @property
+    def shown(self) -> State:
+        """The state this view shows, whose reads nothing records: for what SYSTEM reads
+        without depending on it (:func:`arest.system.evolution.governed`)."""
+        return self._state
+
     def _as_view(self, state: State) -> _View:
         return self if state is self._state else _View(state, self._footprint)
 

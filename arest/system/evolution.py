@@ -264,6 +264,15 @@ state a command reaches is the next one's start, so each state's 62 cells are re
 Bounded to a few states, which it keeps alive only until newer ones push them out."""
 
 
+def _protected_in(state: State) -> tuple[object, ...]:
+    """The protected cells' contents of the state shown, read around a recording view
+    (``shown``, :mod:`arest.runtime.footprint`), so that a command's footprint does not
+    gain them: a command that writes none of them finds each the same object before and
+    after whatever it holds, so the answer does not depend on their contents, and one that
+    writes one has it in its footprint as written."""
+    return _protected_by_state(getattr(state, "shown", state))
+
+
 def governed(before: State, after: State, command: Command, context: Context
              ) -> Refusal | None:
     """Why a command's change of D breaks the rules of Domain Changes, or None: it records
@@ -275,7 +284,7 @@ def governed(before: State, after: State, command: Command, context: Context
     assert, retract — gets around it.  It costs a lookup per metamodel fact type in the
     state reached, about 6 µs: the state started from was read when a command reached it.)"""
     if context.source != HUMAN and not applies_a_change(command) and any(map(
-            is_not, _protected_by_state(before), _protected_by_state(after))):
+            is_not, _protected_in(before), _protected_in(after))):
         for name in _written_by_readings_only():
             if before.get(name) is not after.get(name):
                 return Refusal(

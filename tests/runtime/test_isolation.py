@@ -160,6 +160,30 @@ def test_a_footprint_records_reads_and_writes() -> None:
     assert footprint.state_of(state) is None  # a state the view did not make
 
 
+def test_a_create_leaves_the_protected_cells_out_of_its_footprint_and_is_still_guarded(
+) -> None:
+    """The guard on the metamodel's cells reads them around the recording view: a create's
+    footprint is the cells it touches, so it merges beside a command that changes the
+    metamodel; an agent's command that writes one of them is still refused."""
+    from arest.runtime.runner import run_recording
+    from arest.system.commands import Command
+    from arest.system.context import AGENT, read_context
+
+    state = arest.load(ORDERS)
+    out, after, footprint = run_recording(
+        state, Command("create", "Customer", {"id": "acme", "Name": "Acme"}),
+        read_context({"source": AGENT}))
+    assert out["rejected"] is False and footprint is not None
+    assert "Domain_is_protected" not in footprint.cells()
+    assert footprint.unchanged(state, state.set("Domain_is_protected", EMPTY_STATE))
+    out, after, _ = run_recording(
+        state, Command("retract", None, {"fact_type": "Domain_is_protected",
+                                         "bindings": ["core"]}),
+        read_context({"source": AGENT}))
+    assert out["error"]["code"] == "invalid_input" and "metamodel" in out["error"]["message"]
+    assert after is state
+
+
 def serial_replay(readings: Path, db: Path) -> tuple[Any, dict[str, dict[str, Any]]]:
     """D after applying the journal one entry after another on freshly loaded readings, and
     each entry's output by its time."""
