@@ -171,6 +171,13 @@ def test_a_large_bulk_load_lays_d_out_as_the_plain_bulk_load_does() -> None:
              for n in range(6_000)]
     added += [("Person_is_a_Employee", (f"p{n}",)) for n in range(0, 6_000, 5)]
     added += [("Employee_works_in_Team", (f"p{n}", f"t{n % 9}")) for n in range(0, 6_000, 3)]
+    # Nine fact types in all: more than the bulk load groups in one pass each.
+    added += [(fact_type, (f"p{n}", f"{fact_type}{n % 4}")) for n in range(0, 6_000, 11)
+              for fact_type in ("Person_likes_Team", "Person_has_Shoe_Size",
+                                "Person_visits_Room", "Person_has_Nickname")]
+    added += [(fact_type, (f"t{n}", f"r{n % 2}")) for n in range(9)
+              for fact_type in ("Team_meets_in_Room", "Team_has_Colour")]
+    assert len({fact_type for fact_type, _ in added}) == 9
     expected = layout(plain_bulk_load(D, added))
     assert layout(bulk_load(D, added)) == expected
     assert layout(bulk_load(D, grouped_by_fact_type(added))) == expected
