@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from itertools import chain, compress
+from itertools import chain
 from operator import itemgetter
 
 from hypothesis import strategies as st
@@ -401,13 +401,11 @@ def _grouped(facts: Iterable[tuple[str, Fact]]) -> dict[str, list[Fact]]:
     {'R': [('a',), ('c',)], 'S': [('b',)]}
     """
     pairs = facts if isinstance(facts, list) else list(facts)
-    fact_types = list(map(itemgetter(0), pairs))
-    kinds = dict.fromkeys(fact_types)
-    if len(kinds) <= _GROUPED_BY_PASSES:
-        # One pass per fact type in C (``compress``) is cheaper than one Python step per
-        # fact while the fact types are few, as a table's load has them.
-        return {kind: list(compress(map(itemgetter(1), pairs), map(kind.__eq__, fact_types)))
-                for kind in kinds}
+    kinds = dict.fromkeys(map(itemgetter(0), pairs))
+    if len(kinds) == 1:
+        # One table's rows: its facts in one pass in C.  With several fact types a pass
+        # per fact type (``compress``) costs more than this loop: its comparisons are calls.
+        return {kind: list(map(itemgetter(1), pairs)) for kind in kinds}
     grouped: dict[str, list[Fact]] = {}
     for fact_type, fact in pairs:
         batch = grouped.get(fact_type)
@@ -416,10 +414,6 @@ def _grouped(facts: Iterable[tuple[str, Fact]]) -> dict[str, list[Fact]]:
         else:
             batch.append(fact)
     return grouped
-
-
-_GROUPED_BY_PASSES = 8
-"""The most fact types a bulk load groups by one pass over the facts each."""
 
 
 def _grown(current: object, parts: list[Iterable[Fact]]) -> Relation:

@@ -171,7 +171,7 @@ def test_a_large_bulk_load_lays_d_out_as_the_plain_bulk_load_does() -> None:
              for n in range(6_000)]
     added += [("Person_is_a_Employee", (f"p{n}",)) for n in range(0, 6_000, 5)]
     added += [("Employee_works_in_Team", (f"p{n}", f"t{n % 9}")) for n in range(0, 6_000, 3)]
-    # Nine fact types in all: more than the bulk load groups in one pass each.
+    # Nine fact types, some of one entity's roles, some of another's.
     added += [(fact_type, (f"p{n}", f"{fact_type}{n % 4}")) for n in range(0, 6_000, 11)
               for fact_type in ("Person_likes_Team", "Person_has_Shoe_Size",
                                 "Person_visits_Room", "Person_has_Nickname")]
