@@ -5,11 +5,12 @@
 - ``gp``: ``* Person1 is grandparent of Person3 if Person1 is parent of Person2 and Person2
   is parent of Person3.``
 
-Load compiles the readings, puts the edges into D as facts (``arest.testing.bulk_load``:
-no validation, no derivation) and builds the indexes the derivation probes in the relations
-it keeps (gp's edges; none of tc's, whose closure ``derive_all`` rebuilds with its
-indexes); derive is ``derive_all``, the from-scratch fixed point with every derived fact's
-support (its provenance) recorded; read back is the fact type's facts.
+Load compiles the readings, puts the edges into D as facts (``arest.testing.bulk_load``
+of the edges by fact type: no validation, no derivation) and builds the indexes the
+derivation probes in the relations it keeps (gp's edges; none of tc's, whose closure
+``derive_all`` rebuilds with its indexes); derive is ``derive_all``, the from-scratch
+fixed point with every derived fact's support (its provenance) recorded; read back is the
+fact type's facts.
 """
 
 from __future__ import annotations
@@ -30,13 +31,29 @@ EDGES = {"tc": "Region_contains_Region", "gp": "Person_is_parent_of_Person"}
 ANSWER = {"tc": "Region_contains_Region", "gp": "Person_is_grandparent_of_Person"}
 
 
-def arest_load(query: str, edges: list[Edge]) -> Any:
+def arest_readings(query: str) -> Any:
+    """D of the query's readings, no facts: the compile every load begins with."""
     import arest
+
+    return arest.compile(READINGS[query])
+
+
+def arest_load(query: str, edges: list[Edge]) -> Any:
+    """Compile the readings and load the edges into them (:func:`arest_load_into`)."""
+    return arest_load_into(query, arest_readings(query), edges)
+
+
+def arest_load_into(query: str, readings: Any, edges: list[Edge]) -> Any:
+    """The edges loaded into readings compiled before (a tenant over kept compiled
+    readings starts from them): their facts, their entities' populations, the indexes the
+    derivation probes."""
     from arest.algebra.relations import Relation
     from arest.system.derive import program_of
     from arest.testing import bulk_load
 
-    D = bulk_load(arest.compile(READINGS[query]), [(EDGES[query], e) for e in edges])
+    # The edges are one table's rows: given as its facts by fact type, not as pairs each
+    # naming the fact type again.
+    D = bulk_load(readings, {EDGES[query]: edges})
     # Loading a table includes the indexes the derivation reads, as the SQL peers' keyed
     # tables and the hand loop's successor dict do: the index of each role some plan probes,
     # in each relation the derivation keeps.  A relation some rule derives into (tc's edges,

@@ -8,16 +8,18 @@ that memo: a plain mapping the caller owns and passes along, never module state.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.resources
+import io
 import pickle
 from collections.abc import MutableMapping
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import lark
 from lark import Lark, Token, Tree
-from lark.load_grammar import Grammar
 
 Shapes = MutableMapping[str, Tree[Token]]
 """Parse trees by masked sentence text."""
@@ -29,14 +31,15 @@ def grammar_text() -> str:
     return importlib.resources.files("arest.forml2").joinpath("forml2.lark").read_text("utf-8")
 
 
-BUILT_GRAMMAR = Path(__file__).with_name("forml2.lark.pickle")
-"""The grammar as lark loads it from :func:`grammar_text`, shipped beside it: loading the
-text (lark parses it with its own grammar, then resolves rules, templates and terminals)
-is about half of building the parser, and a first compile pays it."""
+BUILT_PARSER = Path(__file__).with_name("forml2.lark.pickle")
+"""The parser as :func:`parser` builds it from :func:`grammar_text`, shipped beside it:
+loading the text (lark parses it with its own grammar, resolves rules, templates and
+terminals), compiling it and analysing it for Earley is most of a first compile in a
+process, and unpickling the built parser takes a fraction of that."""
 
 
 def grammar_key(text: str) -> str:
-    """What a loaded grammar depends on: the grammar's text and lark's version.
+    """What a built parser depends on: the grammar's text and lark's version.
 
     >>> grammar_key("start: WORD") == grammar_key("start: WORD"), len(grammar_key("x"))
     (True, 64)
@@ -44,36 +47,49 @@ def grammar_key(text: str) -> str:
     return hashlib.sha256(f"{lark.__version__}\0{text}".encode()).hexdigest()
 
 
-def built_grammar(text: str) -> bytes:
-    """What :data:`BUILT_GRAMMAR` holds: ⟨:func:`grammar_key`, lark's ``Grammar`` of the
-    text⟩ pickled."""
-    from lark.load_grammar import load_grammar
-
-    # lark leaves this function unannotated: it is what Lark(text) runs first
-    grammar, _ = load_grammar(text, "<string>", None, False)  # type: ignore[no-untyped-call]
-    return pickle.dumps((grammar_key(text), grammar), protocol=pickle.HIGHEST_PROTOCOL)
+def _built(text: str) -> Lark:
+    """The Earley parser of a grammar's text."""
+    return Lark(text, parser="earley", lexer="basic", ambiguity="resolve")
 
 
-def _shipped_grammar(text: str) -> Grammar | None:
-    """The shipped loaded grammar when it was loaded from this text by this lark."""
+class _ModulesByName(pickle.Pickler):
+    """A pickler that writes a module as its name: lark's lexer keeps the ``re`` module it
+    compiles with, and a module is imported, not pickled."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, ModuleType):
+            return importlib.import_module, (obj.__name__,)
+        return NotImplemented
+
+
+def built_parser(text: str) -> bytes:
+    """What :data:`BUILT_PARSER` holds: ⟨:func:`grammar_key`, the parser built from the
+    text, pickled⟩ pickled, so that the key is read before anything lark pickled is.  The
+    bytes follow ``PYTHONHASHSEED`` (lark's sets of symbols), not what the parser parses."""
+    inner = io.BytesIO()
+    _ModulesByName(inner, protocol=pickle.HIGHEST_PROTOCOL).dump(_built(text))
+    return pickle.dumps((grammar_key(text), inner.getvalue()), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _shipped_parser(text: str) -> Lark | None:
+    """The shipped built parser when it was built from this text by this lark."""
     try:
-        stored: Any = pickle.loads(BUILT_GRAMMAR.read_bytes())
-    except Exception:  # missing, or pickled by another lark: load the text instead
+        key, inner = pickle.loads(BUILT_PARSER.read_bytes())
+        if key != grammar_key(text):
+            return None
+        stored = pickle.loads(inner)
+    except Exception:  # missing, damaged, or pickled by another lark: build from the text
         return None
-    if type(stored) is tuple and len(stored) == 2 and stored[0] == grammar_key(text) \
-            and isinstance(stored[1], Grammar):
-        return stored[1]
-    return None
+    return stored if isinstance(stored, Lark) else None
 
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
     """The lark parser over :func:`grammar_text` (Earley: predicate words and keywords
-    overlap, and rule priorities settle which reading a sentence has), built from the
-    shipped loaded grammar when it is current (the same grammar, loaded ahead of time)."""
+    overlap, and rule priorities settle which reading a sentence has): the shipped built
+    parser when it is current (the same parser, built ahead of time), else built now."""
     text = grammar_text()
-    grammar = _shipped_grammar(text) or text
-    return Lark(grammar, parser="earley", lexer="basic", ambiguity="resolve")
+    return _shipped_parser(text) or _built(text)
 
 
 @lru_cache(maxsize=1)

@@ -11,7 +11,7 @@ Needs the ``test`` extra (Hypothesis); ``import arest`` never imports this modul
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from itertools import chain
 from operator import itemgetter
@@ -22,7 +22,7 @@ from arest.algebra import State, forms, store_all
 from arest.algebra.environment import ENVIRONMENT_PRIMITIVES
 from arest.algebra.objects import Object
 from arest.algebra.primitives import PRIMITIVES
-from arest.algebra.relations import Relation
+from arest.algebra.relations import ASSERTED, Fact, Relation
 from arest.compiler.cells import NOUN_SUPERTYPES, population_cell
 from arest.compiler.change import Change
 from arest.compiler.population import membership_fact_type, relation_in
@@ -335,32 +335,35 @@ def commands(D: State | None = None) -> st.SearchStrategy[tuple[str, object]]:
     return st.one_of(writes, writes, creates, updates, wrong)
 
 
-def bulk_load(state: State, facts: Iterable[tuple[str, tuple[str, ...]]]) -> State:
+def bulk_load(state: State, facts: Iterable[tuple[str, Fact]] | Mapping[str, Iterable[Fact]]
+              ) -> State:
     """D with many facts added at once, their entities in their populations, without
     validation: for benchmarks and tests that need a large population quickly (a subtype
-    membership fact, ``Clinician 'x' is a Nurse``, puts x in the subtype's).  The facts
-    must belong to D's fact types; nothing checks that they satisfy its constraints.  Each
-    cell grows in one batch, and the D is the one adding the facts one at a time with
-    ``Change.add`` reaches (``tests/system/test_bulk_load.py``).
+    membership fact, ``Clinician 'x' is a Nurse``, puts x in the subtype's).  ``facts`` are
+    (fact type, fact) pairs, or a mapping fact type → its facts (the same pairs grouped, as
+    a caller holding one table's rows has them).  The facts must belong to D's fact types;
+    nothing checks that they satisfy its constraints.  Each cell grows in one batch, and
+    the D is the one adding the facts one at a time with ``Change.add`` reaches
+    (``tests/system/test_bulk_load.py``), its facts and entities in the order the input
+    first names them.
 
     >>> import arest
     >>> D = arest.compile("Order(.id) is an entity type.\\nOrder has Amount.")
     >>> D2 = bulk_load(D, [("Order_has_Amount", (f"o{i}", "1")) for i in range(3)])
     >>> arest.apply(D2, "list:Order")[0]["total"]
     3
+    >>> one = ("o1", "1")
+    >>> bulk_load(D, {"Order_has_Amount": [one]}) == bulk_load(D, [("Order_has_Amount", one)])
+    True
     """
-    grouped: dict[str, list[tuple[str, ...]]] = {}
-    for fact_type, fact in facts:
-        batch = grouped.get(fact_type)
-        if batch is None:
-            grouped[fact_type] = [fact]
-        else:
-            batch.append(fact)
+    grouped = {fact_type: list(batch) for fact_type, batch in facts.items()} \
+        if isinstance(facts, Mapping) else _grouped(facts)
     lookups = Change(state)  # the schema's roles, kinds and supertypes, remembered
-    additions: dict[str, list[tuple[str, ...]]] = {}
+    additions: dict[str, list[Iterable[Fact]]] = {}
     named: dict[str, list[Iterable[str]]] = {}
     for fact_type, batch in grouped.items():
-        additions.setdefault(fact_type, []).extend(batch)
+        if batch:
+            additions.setdefault(fact_type, []).append(batch)
         for position, noun in lookups.entity_roles(fact_type):
             named.setdefault(noun, []).append(map(itemgetter(position), batch))
     for sub, sup in sorted(relation_in(state, NOUN_SUPERTYPES) or ()):
@@ -370,19 +373,56 @@ def bulk_load(state: State, facts: Iterable[tuple[str, tuple[str, ...]]]) -> Sta
             named.setdefault(sub, []).append(map(itemgetter(0), members))
     # Each entity joins its noun's population and its supertypes' once, whichever facts
     # and roles named it, in the order the facts first name it (no sort: the order of a
-    # relation's facts means nothing); as Change.touch does, a subtype's entity is also in
-    # each membership fact type of a direct supertype.
+    # relation's facts means nothing, but a set would make it follow PYTHONHASHSEED); as
+    # Change.touch does, a subtype's entity is also in each membership fact type of a
+    # direct supertype.  The 1-tuples are made once, as the keys of a dict every cell
+    # they join reads.
     for noun, values in named.items():
-        members = list(zip(dict.fromkeys(chain.from_iterable(values))))
+        members_once = dict.fromkeys(zip(dict.fromkeys(chain.from_iterable(values))), ASSERTED)
+        if not members_once:
+            continue
         for member_of in lookups.member_of(noun):
-            additions.setdefault(population_cell(member_of), []).extend(members)
+            additions.setdefault(population_cell(member_of), []).append(members_once)
         for parent in lookups.parents(noun):
-            additions.setdefault(membership_fact_type(noun, parent), []).extend(members)
+            additions.setdefault(membership_fact_type(noun, parent), []).append(members_once)
     cells: list[tuple[str, Relation]] = []
-    for name, added in additions.items():
+    for name, parts in additions.items():
         current = state.get(name)
-        relation = current if isinstance(current, Relation) else Relation(len(added[0]))
-        grown = relation.extended(added)
+        grown = _grown(current, parts)
         if grown is not current:
             cells.append((name, grown))
     return store_all(state, cells)
+
+
+def _grouped(facts: Iterable[tuple[str, Fact]]) -> dict[str, list[Fact]]:
+    """fact type → its facts in input order, the fact types in the order they first come.
+
+    >>> _grouped([("R", ("a",)), ("S", ("b",)), ("R", ("c",))])
+    {'R': [('a',), ('c',)], 'S': [('b',)]}
+    """
+    pairs = facts if isinstance(facts, list) else list(facts)
+    kinds = dict.fromkeys(map(itemgetter(0), pairs))
+    if len(kinds) == 1:
+        # One table's rows: its facts in one pass in C.  With several fact types a pass
+        # per fact type (``compress``) costs more than this loop: its comparisons are calls.
+        return {kind: list(map(itemgetter(1), pairs)) for kind in kinds}
+    grouped: dict[str, list[Fact]] = {}
+    for fact_type, fact in pairs:
+        batch = grouped.get(fact_type)
+        if batch is None:
+            grouped[fact_type] = [fact]
+        else:
+            batch.append(fact)
+    return grouped
+
+
+def _grown(current: object, parts: list[Iterable[Fact]]) -> Relation:
+    """The relation current (or a new one) with the facts of parts added in one batch, in
+    order.  A cell D does not hold yet, given one batch of distinct entities (a dict of
+    1-tuples), takes them as they are: ``extended`` would hash each again to find the
+    duplicates there are none of, and the relation it builds is the same."""
+    if current is None and len(parts) == 1 and isinstance(parts[0], dict):
+        return Relation(1).with_new(dict(parts[0]))  # a copy: another cell may take them too
+    added = parts[0] if len(parts) == 1 else list(chain.from_iterable(parts))
+    relation = current if isinstance(current, Relation) else Relation(len(next(iter(added))))
+    return relation.extended(added)

@@ -40,8 +40,14 @@ def test_a_tree_without_arest_is_refused(tmp_path: Path) -> None:
 def test_the_report_gives_each_load_against_its_baseline() -> None:
     rows = [{"load": "gp", "size": 1000, "baseline_name": "hand", "baseline": 0.5,
              "before": 2.0, "after": 1.0}]
-    assert "| gp | 1,000 | hand | 0.500 | 2.000 | 4.00× | 1.000 | 2.00× | 0.50× |" in \
+    assert "| gp | 1,000 | hand | 0.500 | 2.000 | 4.00× | 1.000 | 2.00× | 0.50× | – | – |" in \
         bench.report(rows, 3)
+    rows[0]["compiled"] = 0.75
+    assert "| 1.000 | 2.00× | 0.50× | 0.750 | 1.50× |" in bench.report(rows, 3)
+
+
+def test_a_derivation_load_is_also_measured_into_readings_compiled_before() -> None:
+    assert bench.measure(FOLDER.parent, "tc_dag", 200, "arest-compiled") > 0
 
 
 def test_a_load_runs_as_the_benchmarks_given_define_it(tmp_path: Path) -> None:
