@@ -23,6 +23,10 @@ and read back):
 - ``duckdb``: the same SQL on one thread (``SET threads=1``), with no index: DuckDB joins by
   hashing and does not use an ART index for a join.  Edges are loaded with one ``INSERT …
   SELECT unnest($1), unnest($2)`` of two lists.
+- ``arest-unindexed``: arest's load, then ``derive_all(D, indexed=False)``: the same facts
+  and supports, with the indexes a later command's plans probe left to be built when first
+  probed, as no peer's derive builds an index of its answer (``arest``'s derive builds them,
+  so that the first command after it does not pause).
 - ``arest+duckdb``: arest's load, then ``derive_all`` with every stratum evaluated by
   ``arest.compiler.duckdb_eval`` (the rules' plans as SQL, semi-naive rounds in DuckDB on one
   thread): its derive includes sending the relations to DuckDB and reading the derived facts
@@ -77,6 +81,7 @@ from typing import Any
 from derive_arest import (
     arest_adding,
     arest_derive,
+    arest_derive_unindexed,
     arest_duckdb_derive,
     arest_export,
     arest_load,
@@ -329,6 +334,10 @@ ENGINES: dict[str, dict[str, Peer]] = {
     "arest": {query: Peer(partial(arest_load, query), partial(arest_derive, query),
                           partial(arest_export, query))
               for query in ("tc", "gp")},
+    "arest-unindexed": {query: Peer(partial(arest_load, query),
+                                    partial(arest_derive_unindexed, query),
+                                    partial(arest_export, query))
+                        for query in ("tc", "gp")},
     "arest+duckdb": {query: Peer(partial(arest_load, query), partial(arest_duckdb_derive, query),
                                  partial(arest_export, query))
                      for query in ("tc", "gp")},

@@ -74,6 +74,14 @@ def arest_derive(query: str, D: Any) -> Any:
     return derive_all(D)
 
 
+def arest_derive_unindexed(query: str, D: Any) -> Any:
+    """``derive_all`` leaving each index of the result to the first plan that probes it:
+    the derivation alone, as the peers' derive is (no command follows it here)."""
+    from arest.system.derive import derive_all
+
+    return derive_all(D, indexed=False)
+
+
 def arest_duckdb_derive(query: str, D: Any) -> Any:
     """``derive_all`` with every stratum DuckDB accepts evaluated there, whatever its size:
     the edges sent to DuckDB, the fixed point computed in SQL, the facts and their supports

@@ -264,13 +264,21 @@ class Store:
 
 # -- from scratch ----------------------------------------------------------------------------
 def derive_all(state: State,
-               in_duckdb: Callable[[State, tuple[Rule, ...]], bool] | None = None) -> State:
+               in_duckdb: Callable[[State, tuple[Rule, ...]], bool] | None = None,
+               indexed: bool = True) -> State:
     """D with every derived fact recomputed from the asserted ones.
 
     A stratum for which ``in_duckdb`` holds is evaluated by :mod:`arest.compiler.duckdb_eval`
     (DuckDB must be installed) when that accepts the stratum's shape; every other stratum by
     the FFP evaluator.  By default none is: DuckDB was slower end to end at every measured
     size.
+
+    ``indexed`` (the default) ends by building the index of every role a plan probes, so
+    the first command after the derivation pays for none (O(len) per role: seconds for a
+    closure of millions of facts).  With ``indexed=False`` each index is built when a plan
+    first probes it: for a derivation that no command follows, such as an analysis in a
+    notebook, which then pays for no index it does not read.  The facts and their supports
+    are the same either way.
 
     >>> import arest
     >>> from arest.compiler.population import with_facts
@@ -305,7 +313,7 @@ def derive_all(state: State,
             insert(store, rule, str(index), plan, tuple(seeds), state, delta)
         rounds(store, joins, delta)
         state = store.result()
-    return _indexed(state, program)
+    return _indexed(state, program) if indexed else state
 
 
 def _indexed(state: State, program: Program) -> State:

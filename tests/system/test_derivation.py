@@ -527,6 +527,23 @@ def test_a_subscripted_variable_after_a_predicate_word_is_not_an_adjective() -> 
     assert rows(D, "Node_has_near_Count") == [("a", "2")]
 
 
+def test_a_derivation_left_unindexed_has_the_same_facts_and_builds_an_index_when_probed(
+) -> None:
+    # indexed=False is for a derivation no command follows: the same facts and supports,
+    # no index built that nothing reads, and a command after it still right (it builds
+    # the index it probes then).
+    D = arest.compile(ANCESTRY + "Person 'a' is parent of Person 'b'.\n"
+                      "Person 'b' is parent of Person 'c'.\n")
+    indexed, bare = derive_all(D), derive_all(D, indexed=False)
+    closure = "Person_is_ancestor_of_Person"
+    assert list(bare[closure].items()) == list(indexed[closure].items())
+    roles = program_of(D).probed_roles[closure]
+    assert roles and not any(bare[closure].is_indexed(role) for role in roles)
+    _, after = asserting(bare, "Person_is_parent_of_Person", "c", "d")
+    assert {("a", "d"), ("b", "d"), ("c", "d")} <= set(rows(after, closure))
+    assert set(rows(after, closure)) == set(rows(derive_all(after), closure))
+
+
 def test_after_derivation_every_role_a_plan_probes_is_indexed() -> None:
     # The derivation that made a relation builds the indexes its rules search, so the
     # first command after it pays for no index of the whole relation.
