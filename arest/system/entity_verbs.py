@@ -200,8 +200,14 @@ def settle(before: State, change: Change) -> tuple[State, Delta, list[dict[str, 
     if not derived.added and not derived.removed:
         return after, change.delta, []
     delta = Delta(entities=change.delta.entities, gone=change.delta.gone)
-    for fact_type in {*change.delta.added, *change.delta.removed, *derived.added,
-                      *derived.removed}:
+    by_derivation = derived.added.keys() | derived.removed.keys()
+    netted = change.origin is before
+    for fact_type in {*change.delta.added, *change.delta.removed, *by_derivation}:
+        if netted and fact_type not in by_derivation:
+            # Derivation left this fact type's facts as the change did, and the change's
+            # delta is net against ``before``: it is the command's, with no look-up.
+            _copy_into(delta, fact_type, change.delta)
+            continue
         old, new = relation_of(before, fact_type, 0), relation_of(after, fact_type, 0)
         entered = derived.added.get(fact_type, set())
         # Derivation adds only facts the state it started from lacks, and they stay: such a
@@ -220,6 +226,15 @@ def settle(before: State, change: Change) -> tuple[State, Delta, list[dict[str, 
         if went:
             delta.removed[fact_type] = went
     return after, delta, _listed(change, derived, delta)
+
+
+def _copy_into(delta: Delta, fact_type: str, source: Delta) -> None:
+    """delta's facts of fact_type that came and went are source's (copies)."""
+    came, went = source.added.get(fact_type), source.removed.get(fact_type)
+    if came:
+        delta.added[fact_type] = set(came)
+    if went:
+        delta.removed[fact_type] = set(went)
 
 
 def _merged(first: Delta, then: Delta) -> Delta:
