@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from operator import itemgetter
 
-from arest.algebra import State, evaluate
+from arest.algebra import Object, State, evaluate
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import ASSERTED, Fact, Relation
 from arest.compiler.cells import PROGRAM_CELL, RULE_FACT_TYPES, RULE_MODES, asserted_cell
@@ -98,7 +98,8 @@ def rows(plan: Plan, seeds: Iterable[Fact], state: State) -> tuple[Row, ...]:
     """The plan's rows from the seed facts, evaluated by the algebra against state (a small
     batch through its chain, which has the evaluator's value)."""
     batch = tuple(seeds)
-    found = chain_rows(plan.steps, batch, state) if len(batch) <= SMALL_BATCH else None
+    found: Object | None = (chain_rows(plan.steps, batch, state)
+                            if len(batch) <= SMALL_BATCH else None)
     if found is None:
         found = evaluate(plan.steps, batch, state)
     return found if type(found) is tuple else ()  # type: ignore[return-value]

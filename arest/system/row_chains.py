@@ -131,7 +131,7 @@ def _join(name: Object, spec: Object, width: int) -> tuple[Step, int] | None:
     if probe is None:
         return None
     role, column = probe
-    added, arity = tuple(new), len(spec)
+    added = tuple(new)
 
     def step(rows: Rows, defs: Mapping[str, Cell]) -> Rows:
         relation = defs.get(name)
@@ -153,8 +153,9 @@ def _join(name: Object, spec: Object, width: int) -> tuple[Step, int] | None:
     return step, width + len(added)
 
 
-def _count(spec: Object, width: int) -> Step | None:
-    """aggregate's step for ``⟨count, ⟨g, …⟩, t⟩`` over columns the rows have."""
+def _count(spec: Object, width: int) -> tuple[Step, int] | None:
+    """aggregate's step for ``⟨count, ⟨g, …⟩, t⟩`` over columns the rows have, and the
+    rows' width after it."""
     if not (type(spec) is tuple and len(spec) == 3 and spec[0] == "count"
             and type(spec[1]) is tuple):
         return None
@@ -169,7 +170,7 @@ def _count(spec: Object, width: int) -> Step | None:
         for row in rows:
             values.setdefault(tuple(row[c] for c in columns), set()).add(row[target])
         return tuple((*key, str(len(values[key]))) for key in sorted(values))
-    return step
+    return step, len(columns) + 1
 
 
 def _steps(f: Object, found: list[Step], relations: list[tuple[str, int]],
@@ -209,11 +210,11 @@ def _steps(f: Object, found: list[Step], relations: list[tuple[str, int]],
         shape = _steps(counted[1], found, relations, None)
         if shape is None:
             return None
-        step_ = _count(counted[0][0], shape[1])
-        if step_ is None:
+        aggregated = _count(counted[0][0], shape[1])
+        if aggregated is None:
             return None
-        found.append(step_)
-        return shape[0], len(counted[0][0][1]) + 1  # type: ignore[index]
+        found.append(aggregated[0])
+        return shape[0], aggregated[1]
     return None
 
 
