@@ -83,14 +83,44 @@ def _decode_terms(spec: Object) -> tuple[_Term, ...] | None:
     return tuple(terms)
 
 
-_decoded_terms = IdentityMemo(_decode_terms)
-"""Each spec's terms, by the spec's identity: a rule's specs are constants of its plan, read
+class _Spec:
+    """A spec read once: its terms, and what every batch it is applied to asks of them.
+
+    ``new``: the roles whose values a row gains (``+``); ``probe``: the first bound role,
+    its kind and value (None when no role is bound); ``others``: the other constrained
+    roles, as (role, kind, value); ``step``: (role, column, new role) when the spec binds
+    one role to a row's column and adds one (the common step of a chain of joins)."""
+
+    __slots__ = ("all_new", "binds_rows", "new", "others", "probe", "step", "terms")
+
+    def __init__(self, terms: tuple[_Term, ...]) -> None:
+        self.terms = terms
+        self.new = tuple(role for role, (kind, _) in enumerate(terms) if kind == "+")
+        self.all_new = len(self.new) == len(terms)
+        self.binds_rows = any(kind == "=" for kind, _ in terms)
+        self.probe = _probe(terms)
+        probe_role = -1 if self.probe is None else self.probe[0]
+        self.others = tuple((r, k, v) for r, (k, v) in enumerate(terms)
+                            if r != probe_role and k in ("=", "'", "~"))
+        self.step: tuple[int, int, int] | None = None
+        if (self.probe is not None and self.probe[1] == "=" and len(self.new) == 1
+                and not self.others):
+            self.step = (self.probe[0], self.probe[2], self.new[0])
+
+
+def _decode_spec(spec: Object) -> _Spec | None:
+    terms = _decode_terms(spec)
+    return None if terms is None else _Spec(terms)
+
+
+_decoded_specs = IdentityMemo(_decode_spec)
+"""Each spec read, by the spec's identity: a rule's specs are constants of its plan, read
 on every join the rule's evaluation makes."""
 
 
-def _terms(spec: Object) -> tuple[_Term, ...] | None:
-    """The spec's terms; None when it is not a spec."""
-    return _decoded_terms(spec) if type(spec) is tuple else None
+def _spec(spec: Object) -> _Spec | None:
+    """The spec read; None when it is not a spec."""
+    return _decoded_specs(spec) if type(spec) is tuple else None
 
 
 def _rows(rows: Object) -> tuple[Row, ...] | None:
@@ -126,14 +156,15 @@ def bind(defs: Environment, x: Object) -> Object:
     """bind:⟨spec, facts⟩ = the rows of the facts that fit spec: each fact's ``+`` values."""
     if not (type(x) is tuple and len(x) == 2):
         return BOTTOM
-    terms, facts = _terms(x[0]), _rows(x[1])
-    if terms is None or facts is None or any(kind == "=" for kind, _ in terms):
+    spec, facts = _spec(x[0]), _rows(x[1])
+    if spec is None or facts is None or spec.binds_rows:
         return BOTTOM
+    terms = spec.terms
     if not set(map(len, facts)) <= {len(terms)}:
         return BOTTOM
-    if all(kind == "+" for kind, _ in terms):
+    if spec.all_new:
         return facts
-    kept = [role for role, (kind, _) in enumerate(terms) if kind == "+"]
+    kept = spec.new
     empty: Row = ()
     return tuple(
         tuple(fact[role] for role in kept) for fact in facts if _fits(fact, empty, terms)
@@ -148,16 +179,13 @@ def _probe(terms: tuple[_Term, ...]) -> tuple[int, str, Any] | None:
     return None
 
 
-def _matches(relation: Relation, terms: tuple[_Term, ...]) -> Callable[[Row], Collection[Fact]]:
-    """row ↦ the facts of relation that fit terms at row."""
-    probe = _probe(terms)
+def _matches(relation: Relation, spec: _Spec) -> Callable[[Row], Collection[Fact]]:
+    """row ↦ the facts of relation that fit the spec's terms at row."""
+    terms, probe, others = spec.terms, spec.probe, spec.others
     if probe is None:
         everything = list(relation)
         return lambda row: [fact for fact in everything if _fits(fact, row, terms)]
     role, kind, value = probe
-    others = tuple(
-        (r, k, v) for r, (k, v) in enumerate(terms) if r != role and k in ("=", "'", "~")
-    )
     matching = relation.matching
     if not others:
         if kind == "'":
@@ -173,15 +201,15 @@ def _matches(relation: Relation, terms: tuple[_Term, ...]) -> Callable[[Row], Co
 
 
 def _arguments(defs: Environment, x: Object
-               ) -> tuple[Relation, tuple[_Term, ...], tuple[Row, ...]] | None:
-    """⟨f, spec, rows⟩ read: f's relation, the spec's terms and the rows; None off the domain."""
+               ) -> tuple[Relation, _Spec, tuple[Row, ...]] | None:
+    """⟨f, spec, rows⟩ read: f's relation, the spec read and the rows; None off the domain."""
     if not (type(x) is tuple and len(x) == 3):
         return None
-    terms, rows = _terms(x[1]), _rows(x[2])
-    if terms is None or rows is None:
+    spec, rows = _spec(x[1]), _rows(x[2])
+    if spec is None or rows is None:
         return None
-    relation = _relation(defs, x[0], len(terms))
-    return None if relation is None else (relation, terms, rows)
+    relation = _relation(defs, x[0], len(spec.terms))
+    return None if relation is None else (relation, spec, rows)
 
 
 def join(defs: Environment, x: Object) -> Object:
@@ -197,18 +225,14 @@ def join(defs: Environment, x: Object) -> Object:
     found = _arguments(defs, x)
     if found is None:
         return BOTTOM
-    relation, terms, rows = found
-    new = [role for role, (kind, _) in enumerate(terms) if kind == "+"]
+    relation, spec, rows = found
+    new = spec.new
     out: list[Row] = []
     append = out.append
     try:
-        probe = _probe(terms)
-        if probe is not None and probe[1] == "=" and len(new) == 1 and sum(
-            kind in ("=", "'", "~") for kind, _ in terms
-        ) == 1:
+        if spec.step is not None:
             # The common step of a chain of joins: one bound role, one new one.
-            role, _, column = probe
-            only = new[0]
+            role, column, only = spec.step
             get = relation.by_value(role).get
             if column < 2 and rows and set(map(len, rows)) == {2}:
                 # Rows of two (a binary fact's values): built directly, not unpacked.
@@ -220,7 +244,7 @@ def join(defs: Environment, x: Object) -> Object:
                 for fact in get(row[column], ()):
                     append((*row, fact[only]))
             return tuple(out)
-        facts_for = _matches(relation, terms)
+        facts_for = _matches(relation, spec)
         if len(new) == 1:
             only = new[0]
             for row in rows:
@@ -240,8 +264,8 @@ def antijoin(defs: Environment, x: Object) -> Object:
     found = _arguments(defs, x)
     if found is None:
         return BOTTOM
-    relation, terms, rows = found
-    facts_for = _matches(relation, terms)
+    relation, spec, rows = found
+    facts_for = _matches(relation, spec)
     try:
         return tuple(row for row in rows if not facts_for(row))
     except IndexError:

@@ -86,9 +86,14 @@ def _lookups(state: State) -> _Lookups:
 
 
 class Change:
-    """Facts added to and removed from a state, one at a time, recording the delta."""
+    """Facts added to and removed from a state, one at a time, recording the delta.
+
+    The delta is net against ``origin``, the state the change started from: a fact in
+    ``delta.added`` is in ``state`` and not in ``origin``, one in ``delta.removed`` the other
+    way round (adding then removing a fact leaves it out of both)."""
 
     def __init__(self, state: State) -> None:
+        self.origin = state
         self.state = state
         self.delta = Delta()
         self._touched: set[tuple[str, str]] = set()

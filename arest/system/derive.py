@@ -18,12 +18,13 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from operator import itemgetter
 
-from arest.algebra import State, evaluate
+from arest.algebra import Object, State, evaluate
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import ASSERTED, Fact, Relation
 from arest.compiler.cells import PROGRAM_CELL, RULE_FACT_TYPES, RULE_MODES, asserted_cell
 from arest.compiler.derivations import EMPTY_PROGRAM, Program, Rule
 from arest.compiler.plans import Plan, literal_of
+from arest.system.row_chains import chain_rows
 
 _decoded = IdentityMemo(Program.from_object, limit=64)
 
@@ -86,9 +87,21 @@ def relation_of(state: State, name: str, arity: int) -> Relation:
     return contents if isinstance(contents, Relation) else Relation(arity)
 
 
+SMALL_BATCH = 64
+"""The most seeds a plan runs on as a recognised chain (:mod:`arest.system.row_chains`): a
+command's batch, where the evaluator's work around each primitive is most of the cost; a
+larger batch (a derivation from scratch) is the evaluator's, whose primitives are built for
+it."""
+
+
 def rows(plan: Plan, seeds: Iterable[Fact], state: State) -> tuple[Row, ...]:
-    """The plan's rows from the seed facts, evaluated by the algebra against state."""
-    found = evaluate(plan.steps, tuple(seeds), state)
+    """The plan's rows from the seed facts, evaluated by the algebra against state (a small
+    batch through its chain, which has the evaluator's value)."""
+    batch = tuple(seeds)
+    found: Object | None = (chain_rows(plan.steps, batch, state)
+                            if len(batch) <= SMALL_BATCH else None)
+    if found is None:
+        found = evaluate(plan.steps, batch, state)
     return found if type(found) is tuple else ()  # type: ignore[return-value]
 
 

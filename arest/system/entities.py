@@ -69,6 +69,19 @@ def field_named(state: State, noun: str, name: str) -> Field | None:
     return _fields_by_name(contents).get(name) if type(contents) is tuple else None
 
 
+def fields_by_name(state: State, noun: str) -> dict[str, Field]:
+    """The noun's fields by name: one memoized dict per ``resolve:<Noun>`` cell, the same
+    object while the cell is (empty when D has no such noun).  Read, never changed.
+
+    >>> import arest
+    >>> D = arest.compile(ORDERS)  # Order was placed by at most one Customer (conftest.py)
+    >>> sorted(fields_by_name(D, "Order")), fields_by_name(D, "Order") is fields_by_name(D, "Order")
+    (['Customer'], True)
+    """
+    contents = state.get(resolve_cell(noun))
+    return _fields_by_name(contents) if type(contents) is tuple else {}
+
+
 def represent(state: State, noun: str, entity: str) -> dict[str, Any]:
     """The entity representation of DESIGN §5 (``_links``: :mod:`arest.system.links`)."""
     out: dict[str, Any] = {"id": entity, "noun": noun}

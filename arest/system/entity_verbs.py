@@ -12,15 +12,17 @@ from __future__ import annotations
 from typing import Any
 
 from arest.algebra import State
+from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
 from arest.compiler.cells import counter_cell
 from arest.compiler.change import Change, Delta
+from arest.compiler.derivations import Program
 from arest.compiler.fields import Field
 from arest.compiler.machines import Transition
 from arest.compiler.population import exists
-from arest.system.derive import Changes, derived_mode, relation_of
+from arest.system.derive import Changes, derived_mode, program_of, relation_of
 from arest.system.dred import derive
-from arest.system.entities import field_named, fields, represent, slug
+from arest.system.entities import field_named, fields, fields_by_name, represent, slug
 from arest.system.errors import Refusal, closest, invalid_input
 from arest.system.inputs import atom, entity_id, role_names
 from arest.system.machines import effects, fire, next_actions, start, triggered
@@ -129,17 +131,35 @@ def _retract_field(change: Change, field: Field, entity: str) -> None:
             change.remove(field.fact_type, fact)
 
 
+def _derived_modes(by_name: dict[str, Field], program: Program) -> dict[str, str]:
+    """Each field's name with its fact type's derived mode (:func:`derived_mode`)."""
+    return {name: program.fully_derived.get(field.fact_type, "")
+            for name, field in by_name.items()}
+
+
+_modes_of_fields = IdentityMemo(_derived_modes, limit=256)
+"""The derived mode of each field of a noun, by the identity of its fields by name and of
+the compiled program: both are the same objects while their cells are."""
+
+
 def set_fields(
     change: Change, noun: str, entity: str, values: dict[str, Any], path: str, replace: bool
 ) -> None:
     """Each field's facts; with ``replace``, a single-valued field's old fact goes first."""
+    by_name = fields_by_name(change.state, noun)
+    modes = _modes_of_fields(by_name, program_of(change.state))
     for name, value in values.items():
         where = f"{path}.{name}"
-        field = _field(change.state, noun, name, where)
+        field = by_name.get(name)
+        if field is None:
+            field = _field(change.state, noun, name, where)
         if field.fact_type.endswith("_has_Status") and field.name == "status":
             raise Refusal("derived_fact_type", "status is maintained by the state machine",
                           fact_type=field.fact_type)
-        if derived_mode(change.state, field.fact_type) in ("*", "**"):
+        mode = modes.get(name)
+        if mode is None:  # a field named by its fact type
+            mode = derived_mode(change.state, field.fact_type)
+        if mode in ("*", "**"):
             raise Refusal("derived_fact_type", f"{field.name} is derived; it cannot be given",
                           fact_type=field.fact_type, field=field.name)
         if value is None:
@@ -200,8 +220,14 @@ def settle(before: State, change: Change) -> tuple[State, Delta, list[dict[str, 
     if not derived.added and not derived.removed:
         return after, change.delta, []
     delta = Delta(entities=change.delta.entities, gone=change.delta.gone)
-    for fact_type in {*change.delta.added, *change.delta.removed, *derived.added,
-                      *derived.removed}:
+    by_derivation = derived.added.keys() | derived.removed.keys()
+    netted = change.origin is before
+    for fact_type in {*change.delta.added, *change.delta.removed, *by_derivation}:
+        if netted and fact_type not in by_derivation:
+            # Derivation left this fact type's facts as the change did, and the change's
+            # delta is net against ``before``: it is the command's, with no look-up.
+            _copy_into(delta, fact_type, change.delta)
+            continue
         old, new = relation_of(before, fact_type, 0), relation_of(after, fact_type, 0)
         entered = derived.added.get(fact_type, set())
         # Derivation adds only facts the state it started from lacks, and they stay: such a
@@ -220,6 +246,15 @@ def settle(before: State, change: Change) -> tuple[State, Delta, list[dict[str, 
         if went:
             delta.removed[fact_type] = went
     return after, delta, _listed(change, derived, delta)
+
+
+def _copy_into(delta: Delta, fact_type: str, source: Delta) -> None:
+    """delta's facts of fact_type that came and went are source's (copies)."""
+    came, went = source.added.get(fact_type), source.removed.get(fact_type)
+    if came:
+        delta.added[fact_type] = set(came)
+    if went:
+        delta.removed[fact_type] = set(went)
 
 
 def _merged(first: Delta, then: Delta) -> Delta:
