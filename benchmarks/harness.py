@@ -192,6 +192,10 @@ _CHILD = """\
 import importlib.util, json, sys
 from pathlib import Path
 script, function, kwargs, out = sys.argv[1:5]
+# The arest measured is the one PYTHONPATH or the installation names, never a tree that
+# happens to be the folder the benchmark was started from ("" heads sys.path under -c).
+if sys.path and sys.path[0] == "":
+    del sys.path[0]
 sys.path.insert(0, str(Path(script).parent))
 spec = importlib.util.spec_from_file_location("_isolated_benchmark", script)
 module = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
