@@ -38,7 +38,7 @@ def test_the_command_line_loads_the_reader_and_the_relational_mapping_only_when_
     probe = ("import sys, arest.cli, arest.resources; print(sorted(m for m in sys.modules if m"
              " in ('lark', 'arest.forml2.constructs', 'arest.forml2.reading',"
              " 'arest.forml2.reader', 'arest.compiler.schema', 'arest.compiler.rmap.mapping',"
-             " 'arest.compiler.rmap.ddl')))")
+             " 'arest.compiler.rmap.sql')))")
     completed = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                                check=True)
     assert completed.stdout == "[]\n"

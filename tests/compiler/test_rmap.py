@@ -547,3 +547,20 @@ Region contains Region is transitive.
         ("Member_may_borrow", "+"), ("Region_contains_Region", "closure")]
     assert tables.placement("Member_may_borrow").table == "member"
     assert "-- Tables that hold the asserted facts only" in ddl(tables, "sqlite")
+
+
+@pytest.mark.parametrize("first", [
+    "", "import arest.compiler.rmap.sql, arest.compiler.rmap.views; "])
+def test_every_name_of_the_package_is_what_it_names_whatever_was_imported_before(
+        first: str) -> None:
+    # The package loads its submodules on first use; a submodule imported before, by name,
+    # must not shadow the function or class the package gives under the same name.
+    import subprocess
+    import sys
+
+    probe = (first + "import arest.compiler.rmap as rmap; import types; "
+             "print(sorted(n for n in rmap.__all__ if isinstance(getattr(rmap, n), "
+             "types.ModuleType)))")
+    completed = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                               check=True)
+    assert completed.stdout == "[]\n"

@@ -10,16 +10,16 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from arest.compiler.rmap.ddl import ddl
     from arest.compiler.rmap.dialects import DIALECTS
     from arest.compiler.rmap.mapping import relational_schema
     from arest.compiler.rmap.model import Placement, Table, Tables
+    from arest.compiler.rmap.sql import ddl
     from arest.compiler.rmap.views import View, Views, views_of
 
 __all__ = ["DIALECTS", "Placement", "Table", "Tables", "View", "Views", "ddl",
            "relational_schema", "views_of"]
 
-_HOMES = {"DIALECTS": "dialects", "ddl": "ddl", "relational_schema": "mapping",
+_HOMES = {"DIALECTS": "dialects", "ddl": "sql", "relational_schema": "mapping",
           "Placement": "model", "Table": "model", "Tables": "model", "View": "views",
           "Views": "views", "views_of": "views"}
 """The submodule of each name."""

@@ -24,9 +24,9 @@ from arest.compiler.population import (
     role_nouns,
     supertypes,
 )
-from arest.compiler.rmap.ddl import DIALECTS, literal
 from arest.compiler.rmap.model import BOOLEAN, ForeignKey, Table, Tables
 from arest.compiler.rmap.names import quoted
+from arest.compiler.rmap.sql import DIALECTS, literal
 
 Value = str | bool | None
 Row = dict[str, Value]

@@ -35,11 +35,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from arest.algebra import State
-from arest.compiler.rmap.ddl import DIALECTS, literal
 from arest.compiler.rmap.export import Row, Value, insert_order, rows
 from arest.compiler.rmap.model import Table, Tables
 from arest.compiler.rmap.names import quoted
 from arest.compiler.rmap.reach import ExportRows, ExportShape, Reach
+from arest.compiler.rmap.sql import DIALECTS, literal
 
 PLACEHOLDERS = {"sqlite": "?", "postgresql": "%s"}
 """Each dialect's parameter placeholder: ``sqlite3``'s qmark, psycopg's format style."""

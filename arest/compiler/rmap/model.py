@@ -1,6 +1,6 @@
 """The relational schema as data: tables, their columns, keys and checks, where each fact
 type is stored, and what the tables leave to arest.  :mod:`arest.compiler.rmap.mapping`
-computes it from the compiled schema; :mod:`arest.compiler.rmap.ddl` writes it in a dialect."""
+computes it from the compiled schema; :mod:`arest.compiler.rmap.sql` writes it in a dialect."""
 
 from __future__ import annotations
 
