@@ -106,18 +106,20 @@ class LookaheadEarley(earley.Parser):
         ``UnexpectedInput`` without what was expected (:meth:`parse` asks the exhaustive
         parser for that)."""
         start_symbol = NonTerminal(start)
+        tokens = list(lexer.lex(set()))
+        ahead = [token.type for token in tokens] + [END]
         first: Any = self.Set()
         to_scan: Any = self.Set()
-        for rule in self.predictions[start_symbol]:
+        for rule in self.by_lookahead.get((start_symbol, ahead[0]), ()):
             item = Item(rule, 0, 0)
             (to_scan if item.expect in self.TERMINALS else first).add(item)
         columns = [first]
         waiting: list[Waiting] = [{}]
         _wait(waiting[0], first)
         node_cache: dict[Any, Any] = {}
-        for i, token in enumerate(lexer.lex({item.expect for item in to_scan})):
-            self._predict_and_complete(i, to_scan, columns, waiting, node_cache, token.type)
-            to_scan, node_cache = self._scan(i, token, to_scan, columns, waiting)
+        for i, token in enumerate(tokens):
+            self._predict_and_complete(i, to_scan, columns, waiting, node_cache, ahead[i])
+            to_scan, node_cache = self._scan(i, token, to_scan, columns, waiting, ahead[i + 1])
         last = len(columns) - 1
         self._predict_and_complete(last, to_scan, columns, waiting, node_cache, END)
         solutions = {item.node: None for item in columns[last] if item.is_complete
@@ -132,6 +134,16 @@ class LookaheadEarley(earley.Parser):
         transformer = ForestToParseTree(self.Tree, self.callbacks, visitor,
                                         self.resolve_ambiguity, not self.resolve_ambiguity)
         return transformer.transform(solution)
+
+    def _viable(self, item: Item, lookahead: str) -> bool:
+        """Whether an item may still complete: it is complete, or what it expects next can
+        begin with the lookahead or derive the empty string."""
+        expect = item.expect
+        if expect is None:
+            return True
+        if expect in self.TERMINALS:
+            return bool(expect.name == lookahead)
+        return (expect, lookahead) in self.by_lookahead
 
     def _node(self, node_cache: dict[Any, Any], label: tuple[Any, int, int]) -> Any:
         node = node_cache.get(label)
@@ -171,6 +183,8 @@ class LookaheadEarley(earley.Parser):
                     held_completions[item.rule.origin] = item.node
                 for originator in list(waiting[item.start].get(item.s, ())):
                     new_item = originator.advance()
+                    if not self._viable(new_item, lookahead):
+                        continue
                     new_item.node = self._node(node_cache, (new_item.s, originator.start, i))
                     new_item.node.add_family(new_item.s, new_item.rule, i, originator.node,
                                              item.node)
@@ -180,7 +194,7 @@ class LookaheadEarley(earley.Parser):
                     (item.expect, lookahead), ())
                 new_items = [Item(rule, 0, i) for rule in rules]
                 predicted.add(item.expect)
-                if item.expect in held_completions:
+                if item.expect in held_completions and self._viable(item.advance(), lookahead):
                     new_item = item.advance()
                     new_item.node = self._node(node_cache, (new_item.s, item.start, i))
                     new_item.node.add_family(new_item.s, new_item.rule, new_item.start,
@@ -190,9 +204,11 @@ class LookaheadEarley(earley.Parser):
                     add(new_item)
 
     def _scan(
-        self, i: int, token: Token, to_scan: Any, columns: list[Any], waiting: list[Waiting]
+        self, i: int, token: Token, to_scan: Any, columns: list[Any], waiting: list[Waiting],
+        lookahead: str,
     ) -> tuple[Any, dict[Any, Any]]:
-        """Lark's scanner: the items that read ``token``, advanced into Earley set i + 1."""
+        """Lark's scanner: the items that read ``token``, advanced into Earley set i + 1,
+        those that may go on with the token after it."""
         next_to_scan: Any = self.Set()
         next_set: Any = self.Set()
         columns.append(next_set)
@@ -203,6 +219,8 @@ class LookaheadEarley(earley.Parser):
             if not self.term_matcher(item.expect, token):
                 continue
             new_item = item.advance()
+            if not self._viable(new_item, lookahead):
+                continue
             new_item.node = self._node(node_cache, (new_item.s, new_item.start, i + 1))
             new_item.node.add_family(new_item.s, item.rule, new_item.start, item.node,
                                      TokenNode(token, terminal, priority=0))
