@@ -1,7 +1,8 @@
 """The parser predicting with one token of lookahead (``arest/forml2/lookahead.py``) is
 lark's exhaustive Earley parser, only faster: on every sentence shape the project knows
-(``shapes.txt``: the corpora's, the metamodel's, and those tests/forml2 parse, good and
-bad) and on mutations of them, its lookahead parse alone gives the exhaustive parse's tree
+(``shapes.txt``: those of the corpora and the metamodel, those tests/forml2 parse, good and
+bad, and every shape that parses of the readings in the tests' files and strings) and on
+mutations of them, its lookahead parse alone gives the exhaustive parse's tree
 token for token, or fails where that one fails; and on bad input the shipped parser raises
 exactly lark's error, the one ``match_examples`` and the diagnostics read.
 """
