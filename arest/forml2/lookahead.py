@@ -32,8 +32,9 @@ from lark.parsers.earley_forest import ForestToParseTree, StableSymbolNode, Toke
 END = "$END"
 """The lookahead past the last token: only rules deriving the empty string are predicted."""
 
-Waiting = dict[Symbol, list[Item]]
-"""The items of one Earley set that expect a symbol, by that symbol, in the set's order."""
+Waiting = dict[str, list[Item]]
+"""The items of one Earley set that expect a nonterminal, by its name, in the set's order.
+Symbols are keyed by name throughout: a name hashes in C, a lark symbol in Python."""
 
 
 def first_terminals(
@@ -62,19 +63,19 @@ def predictions_by_lookahead(
     predictions: dict[NonTerminal, list[Rule]],
     first: dict[Symbol, set[Symbol]],
     nullable: set[Symbol],
-) -> dict[tuple[NonTerminal, str], tuple[Rule, ...]]:
-    """⟨nonterminal, next terminal⟩ → the rules of the nonterminal's prediction (its left
-    closure, in lark's order) that begin with that terminal or derive the empty string; a
-    pair absent predicts nothing."""
+) -> dict[tuple[str, str], tuple[Rule, ...]]:
+    """⟨nonterminal's name, next terminal's name⟩ → the rules of the nonterminal's
+    prediction (its left closure, in lark's order) that begin with that terminal or derive
+    the empty string; a pair absent predicts nothing."""
     firsts = {rule: first_terminals(rule.expansion, first, nullable)
               for rules in predictions.values() for rule in rules}
     names = {name for terminals, _ in firsts.values() for name in terminals} | {END}
-    table: dict[tuple[NonTerminal, str], tuple[Rule, ...]] = {}
+    table: dict[tuple[str, str], tuple[Rule, ...]] = {}
     for origin, rules in predictions.items():
         for name in names:
             kept = tuple(r for r in rules if firsts[r][1] or name in firsts[r][0])
             if kept:
-                table[origin, name] = kept
+                table[origin.name, name] = kept
     return table
 
 
@@ -110,9 +111,9 @@ class LookaheadEarley(earley.Parser):
         ahead = [token.type for token in tokens] + [END]
         first: Any = self.Set()
         to_scan: Any = self.Set()
-        for rule in self.by_lookahead.get((start_symbol, ahead[0]), ()):
+        for rule in self.by_lookahead.get((start, ahead[0]), ()):
             item = Item(rule, 0, 0)
-            (to_scan if item.expect in self.TERMINALS else first).add(item)
+            (to_scan if _reads_a_terminal(item) else first).add(item)
         columns = [first]
         waiting: list[Waiting] = [{}]
         _wait(waiting[0], first)
@@ -141,9 +142,9 @@ class LookaheadEarley(earley.Parser):
         expect = item.expect
         if expect is None:
             return True
-        if expect in self.TERMINALS:
+        if expect.is_term:
             return bool(expect.name == lookahead)
-        return (expect, lookahead) in self.by_lookahead
+        return (expect.name, lookahead) in self.by_lookahead
 
     def _node(self, node_cache: dict[Any, Any], label: tuple[Any, int, int]) -> Any:
         node = node_cache.get(label)
@@ -157,21 +158,20 @@ class LookaheadEarley(earley.Parser):
     ) -> None:
         """Lark's predictor and completer over Earley set ``i`` (E. Scott's, with held
         completions for nullable symbols), predicting by ``lookahead``."""
-        held_completions: dict[Symbol, Any] = {}
+        held_completions: dict[str, Any] = {}
         # A nonterminal predicted once in this set is predicted: lark predicts it again for
         # each item expecting it, and every item that makes is already in the set.
-        predicted: set[Symbol] = set()
+        predicted: set[str] = set()
         column = columns[i]
         items = deque(column)
 
         def add(new_item: Item) -> None:
-            if new_item.expect in self.TERMINALS:
+            if _reads_a_terminal(new_item):
                 to_scan.add(new_item)
             elif new_item not in column:
                 column.add(new_item)
                 items.append(new_item)
-                if new_item.expect is not None:
-                    waiting[i].setdefault(new_item.expect, []).append(new_item)
+                _wait(waiting[i], (new_item,))
 
         while items:
             item = items.pop()
@@ -180,8 +180,8 @@ class LookaheadEarley(earley.Parser):
                     item.node = self._node(node_cache, (item.s, item.start, i))
                     item.node.add_family(item.s, item.rule, item.start, None, None)
                 if item.start == i:
-                    held_completions[item.rule.origin] = item.node
-                for originator in list(waiting[item.start].get(item.s, ())):
+                    held_completions[item.rule.origin.name] = item.node
+                for originator in list(waiting[item.start].get(item.s.name, ())):
                     new_item = originator.advance()
                     if not self._viable(new_item, lookahead):
                         continue
@@ -189,16 +189,17 @@ class LookaheadEarley(earley.Parser):
                     new_item.node.add_family(new_item.s, new_item.rule, i, originator.node,
                                              item.node)
                     add(new_item)
-            elif item.expect in self.NON_TERMINALS:
-                rules = () if item.expect in predicted else self.by_lookahead.get(
-                    (item.expect, lookahead), ())
+            else:
+                expected = item.expect.name
+                rules = () if expected in predicted else self.by_lookahead.get(
+                    (expected, lookahead), ())
                 new_items = [Item(rule, 0, i) for rule in rules]
-                predicted.add(item.expect)
-                if item.expect in held_completions and self._viable(item.advance(), lookahead):
+                predicted.add(expected)
+                if expected in held_completions and self._viable(item.advance(), lookahead):
                     new_item = item.advance()
                     new_item.node = self._node(node_cache, (new_item.s, item.start, i))
                     new_item.node.add_family(new_item.s, new_item.rule, new_item.start,
-                                             item.node, held_completions[item.expect])
+                                             item.node, held_completions[expected])
                     new_items.append(new_item)
                 for new_item in new_items:
                     add(new_item)
@@ -224,7 +225,7 @@ class LookaheadEarley(earley.Parser):
             new_item.node = self._node(node_cache, (new_item.s, new_item.start, i + 1))
             new_item.node.add_family(new_item.s, item.rule, new_item.start, item.node,
                                      TokenNode(token, terminal, priority=0))
-            if new_item.expect in self.TERMINALS:
+            if _reads_a_terminal(new_item):
                 next_to_scan.add(new_item)
             elif new_item not in next_set:
                 next_set.add(new_item)
@@ -234,7 +235,12 @@ class LookaheadEarley(earley.Parser):
         return next_to_scan, node_cache
 
 
+def _reads_a_terminal(item: Item) -> bool:
+    """Whether an item expects a terminal next (it goes to the scanner, not to its set)."""
+    return item.expect is not None and bool(item.expect.is_term)
+
+
 def _wait(index: Waiting, items: Iterable[Item]) -> None:
     for item in items:
         if item.expect is not None:
-            index.setdefault(item.expect, []).append(item)
+            index.setdefault(item.expect.name, []).append(item)
