@@ -196,7 +196,7 @@ def test_counts_settle_as_dred_and_from_scratch(name: str, data: st.DataObject) 
     settles_alike(D, data, 6)
 
 
-@settings(max_examples=10)
+@settings(max_examples=5)
 @given(readings(), st.data())
 def test_generated_readings_counts_settle_as_dred_and_from_scratch(
         text: str, data: st.DataObject) -> None:
