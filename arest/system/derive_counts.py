@@ -44,12 +44,17 @@ class CountShape:
 
     targets: tuple[int, ...]
     """Per seed plan (in the rule's order): the target's column in its rows."""
+    groups: tuple[tuple[int, ...], ...]
+    """Per seed plan: the group values' columns in its rows, in the group key's order."""
     witnesses: tuple[Witness, ...]
     relations: tuple[tuple[str, int], ...]
     """Every relation the chains join, with the arity each needs."""
     group_roles: tuple[tuple[int, int], ...]
     """(consequent role, index in the group key) of each group variable."""
     count_role: int
+    consequent: tuple[tuple[int, str], ...]
+    """Per consequent role: (index in the group key, ""), (-1, "") for the count, or (-2,
+    the literal)."""
 
 
 def shape_of(rule: Rule) -> CountShape | None:
@@ -87,11 +92,15 @@ def shape_of(rule: Rule) -> CountShape | None:
     if consequent.count(variable) != 1 or any(
             consequent.count(g) != 1 for g in group_vars):
         return None
+    template = tuple((group_vars.index(term), "") if term in group_vars
+                     else (-1, "") if term == variable else (-2, str(literal_of(term)))
+                     for term in consequent)
     return CountShape(
-        tuple(targets), witnesses,
+        tuple(targets), tuple(tuple(int(v) - 1 for _, v in plan.head) for plan in rule.seeds),
+        witnesses,
         tuple((name, len(join)) for name, join in links[1] if type(join) is tuple),
         tuple((consequent.index(g), i) for i, g in enumerate(group_vars)),
-        consequent.index(variable))
+        consequent.index(variable), template)
 
 
 def _counted(spec: Object, variables: tuple[str, ...], group_vars: tuple[str, ...]
@@ -147,32 +156,31 @@ def count_step(rule: Rule, before: State, state: State, plus: Facts, minus: Fact
     where this step does not decide (DRed recounts there)."""
     shape = _shapes(rule)
     fact_type = rule.fact_type
-    if (shape is None or fact_type in plus or fact_type in minus
-            or any(atom in state or atom in before for atom in CHAIN_ATOMS)):
+    if shape is None or fact_type in plus or fact_type in minus:
         return None
-    for name, arity in shape.relations:
-        for at in (before, state):
-            cell = at.get(name)
-            if cell is not None and not (isinstance(cell, Relation) and cell.arity == arity):
-                return None
     lost: dict[Fact, set[str]] = {}
     gained: dict[Fact, set[str]] = {}
-    for plan, column in zip(rule.seeds, shape.targets, strict=True):
-        for facts, at, into in ((minus.get(plan.seed), before, lost),
-                                (plus.get(plan.seed), state, gained)):
-            if facts:
-                group = [int(v) - 1 for _, v in plan.head]
-                for row in rows(plan, tuple(facts), at):
-                    into.setdefault(tuple(row[c] for c in group), set()).add(row[column])
+    for plan, group, column in zip(rule.seeds, shape.groups, shape.targets, strict=True):
+        went, came = minus.get(plan.seed), plus.get(plan.seed)
+        if went:
+            for row in rows(plan, went, before):
+                lost.setdefault(tuple([row[c] for c in group]), set()).add(row[column])
+        if came:
+            for row in rows(plan, came, state):
+                gained.setdefault(tuple([row[c] for c in group]), set()).add(row[column])
+    if not (lost or gained):
+        return {}
+    if not (_plain(shape, before) and _plain(shape, state)):
+        return None
+    witnesses = shape.witnesses
     for moved, other in ((lost, state), (gained, before)):
         for targets in moved.values():
-            if not all(_in_no_row(t, shape.witnesses, other) for t in targets):
-                return None
+            for target in targets:
+                if not _in_no_row(target, witnesses, other):
+                    return None
     relation = relation_of(state, fact_type, rule.arity)
-    dropped: list[Fact] = []
-    put: dict[Fact, object] = {}
     moves = []
-    for key in sorted(lost.keys() | gained.keys()):
+    for key in sorted(lost.keys() | gained.keys()) if lost else sorted(gained):
         step = len(gained.get(key, ())) - len(lost.get(key, ()))
         held = _group_facts(relation, shape.group_roles, key)
         old: Fact | None = None
@@ -189,18 +197,33 @@ def count_step(rule: Rule, before: State, state: State, plus: Facts, minus: Fact
             return None  # a group that lost a target had a count: D was not settled
         if step:
             moves.append((key, old, count + step))
+    dropped: list[Fact] = []
+    put: dict[Fact, object] = {}
     for key, old, count in moves:
         if old is not None:
             dropped.append(old)
             changes.remove(fact_type, old)
         if count:
-            wanted = _count_fact(rule, key, count)
+            wanted = _count_fact(shape.consequent, key, count)
             put[wanted] = (rule.id, GROUP, key)
             changes.add(fact_type, wanted)
     if not dropped and not put:
         return {}
     return {fact_type: relation.updated(put.items(), dropped) if dropped
             else relation.with_new(put)}
+
+
+def _plain(shape: CountShape, state: State) -> bool:
+    """Whether state leaves the chains' meaning alone: it defines none of the atoms they
+    apply, and each relation they join is of the arity they read or absent."""
+    for atom in CHAIN_ATOMS:
+        if atom in state:
+            return False
+    for name, arity in shape.relations:
+        cell = state.get(name)
+        if cell is not None and not (isinstance(cell, Relation) and cell.arity == arity):
+            return False
+    return True
 
 
 def _in_no_row(target: str, witnesses: tuple[Witness, ...], state: State) -> bool:
@@ -225,9 +248,8 @@ def _group_facts(relation: Relation, group_roles: tuple[tuple[int, int], ...], k
             if all(fact[r] == key[i] for r, i in group_roles)]
 
 
-def _count_fact(rule: Rule, key: Fact, count: int) -> Fact:
-    """The consequent for a group's count, as DRed's aggregation builds it."""
-    _, group_vars, variable = rule.aggregate
-    values = dict(zip(group_vars, key, strict=True))
-    values[variable] = str(count)
-    return tuple(values[t] if t in values else str(literal_of(t)) for t in rule.consequent)
+def _count_fact(consequent: tuple[tuple[int, str], ...], key: Fact, count: int) -> Fact:
+    """The consequent for a group's count, as DRed's aggregation builds it: per role, a
+    group value (by its index in the key), the count (-1) or a literal (-2)."""
+    return tuple(key[i] if i >= 0 else str(count) if i == -1 else literal
+                 for i, literal in consequent)
