@@ -10,13 +10,15 @@ re-derive), which needs no derivation counts and holds for recursive rules:
    re-derived ones.
 
 An aggregation is recomputed for each group whose facts changed, in the states before and
-after.  The store, plans and supports are those of :mod:`arest.system.derive`.
+after; a count rule whose every moved target is decided without its group moves each
+group's count by its own step instead (:mod:`arest.system.derive_counts`).  The store, plans
+and supports are those of :mod:`arest.system.derive`.
 """
 
 from __future__ import annotations
 
 from arest.algebra import State
-from arest.algebra.relations import ASSERTED, Fact
+from arest.algebra.relations import ASSERTED, Fact, Relation
 from arest.compiler.cells import asserted_cell, population_cell
 from arest.compiler.derivations import Program, Rule
 from arest.system.derive import (
@@ -33,13 +35,17 @@ from arest.system.derive import (
     rounds,
     rows,
 )
+from arest.system.derive_counts import count_step
 
 
 def derive(before: State, state: State, added: Facts, removed: Facts,
-           entities: dict[str, set[str]] | None = None) -> tuple[State, Changes]:
+           entities: dict[str, set[str]] | None = None, *,
+           counts: bool = True) -> tuple[State, Changes]:
     """The state after a command whose asserted facts changed by (added, removed) from
     ``before`` (and whose entities joined their populations), with its derived facts
-    maintained; and what derivation changed."""
+    maintained; and what derivation changed.  With ``counts`` (the default) a count rule's
+    groups move by its own step where that decides; without, DRed recounts every touched
+    group (the same state, supports and changes)."""
     program = program_of(state)
     changes = Changes()
     relevant = program.relevant
@@ -57,7 +63,7 @@ def derive(before: State, state: State, added: Facts, removed: Facts,
         if touched_by.isdisjoint(plus) and touched_by.isdisjoint(minus):
             continue
         found = Changes()
-        state = _stratum(before, state, stratum, plus, minus, found)
+        state = _stratum(before, state, stratum, plus, minus, found, counts)
         for fact_type, facts in found.added.items():
             if facts:
                 changes.add_all(fact_type, facts)
@@ -88,10 +94,25 @@ def _asserted_changes(state: State, program: Program, plus: Facts, minus: Facts)
 
 
 def _stratum(before: State, state: State, stratum: tuple[Rule, ...], plus: Facts,
-             minus: Facts, changes: Changes) -> State:
+             minus: Facts, changes: Changes, counts: bool) -> State:
+    counted: set[str] = set()
+    if counts:
+        cells: dict[str, Relation] = {}
+        for rule in stratum:
+            if rule.is_aggregation and rule.fact_type not in cells:
+                # Each step reads the stratum's input state: an aggregation reads only
+                # lower strata, and a second rule of the same fact type is DRed's.
+                moved = count_step(rule, before, state, plus, minus, changes)
+                if moved is not None:
+                    cells.update(moved)
+                    counted.add(rule.id)
+        if cells:
+            state = state.update(cells)
+        if len(counted) == len(stratum):
+            return state
     store = Store(state, stratum, scratch=False)
     for rule in stratum:
-        if rule.is_aggregation:
+        if rule.is_aggregation and rule.id not in counted:
             aggregate(store, rule, _touched_groups(rule, before, state, plus, minus), state,
                        changes)
     joins = [rule for rule in stratum if not rule.is_aggregation]

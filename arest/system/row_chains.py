@@ -228,6 +228,41 @@ def chain_of(f: Object) -> Chain | None:
     return Chain(tuple(found), shape[0], tuple(relations))
 
 
+def links_of(f: Object) -> tuple[Object, tuple[tuple[str, Object], ...]] | None:
+    """(the bind's spec, each join's (relation, spec) in the order they run) of a chain of
+    a bind and joins without an aggregate; None for any other object.
+
+    >>> steps = ("COMP", ("COMP", "join", ("CONS", ("CONST", "S"), ("CONST", (("=", "2"), "+")),
+    ...          "id")), ("COMP", "bind", ("CONS", ("CONST", ("+", "+")), "id")))
+    >>> links_of(steps)
+    (('+', '+'), (('S', (('=', '2'), '+')),))
+    """
+    if chain_of(f) is None:
+        return None
+    flat: list[Object] = []
+    _flatten(f, flat)
+    bound = _constants(flat[0], "bind")
+    if bound is None:
+        return None  # an aggregate: the chain ends in a count, not in rows
+    joins = []
+    for step in flat[1:]:
+        joined = _constants(step, "join")
+        assert joined is not None  # chain_of recognised every step
+        name, spec = joined[0]
+        joins.append((str(name), spec))
+    return bound[0][0], tuple(joins)
+
+
+def _flatten(f: Object, flat: list[Object]) -> None:
+    """Append f's steps to flat in the order they run, through nested compositions."""
+    if type(f) is tuple and len(f) >= 2 and f[0] == "COMP" and all(
+            type(g) is tuple and g and g[0] == "COMP" for g in f[1:]):
+        for g in reversed(f[1:]):
+            _flatten(g, flat)
+    else:
+        flat.append(f)
+
+
 _chains = IdentityMemo(chain_of)
 """Each plan's chain (or None), by the identity of its steps: a rule's plans are constants
 of the compiled program, run on every command that touches their seeds."""
