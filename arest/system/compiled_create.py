@@ -39,8 +39,10 @@ over generated domains and inputs and the example domains.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Final
+from dataclasses import dataclass, field
+from operator import is_
+from typing import TYPE_CHECKING, Any, Final
+from urllib.parse import quote
 
 from arest.algebra import State
 from arest.algebra.memo import IdentityMemo
@@ -49,29 +51,38 @@ from arest.compiler.cells import (
     FACT_TYPE_ROLES,
     MACHINES_CELL,
     NOUN_OBJECT_TYPES,
+    NOUN_PLURALS,
     NOUN_REFERENCE_SCHEMES,
     NOUN_SUPERTYPES,
     PROGRAM_CELL,
     counter_cell,
+    links_cell,
     machine_cell,
     population_cell,
     resolve_cell,
 )
 from arest.compiler.change import Change, Delta
+from arest.compiler.links import PARENT
 from arest.system import evolution
 from arest.system.backed import BACKED_BY
+from arest.system.compiled_checks import WokenChecks, shaped_violations, woken_checks
 from arest.system.context import Context
 from arest.system.derive import program_of
-from arest.system.entities import fields_by_name, represent, slug
+from arest.system.entities import fields, fields_by_name, slug
 from arest.system.entity_verbs import Output, command_result
 from arest.system.errors import Refusal
 from arest.system.inputs import MAX_ATOM, atom
+from arest.system.links import followed, plural, segment
 from arest.system.machines import machine_of
-from arest.system.validate import alethic, violations
+from arest.system.validate import alethic
 
-SCHEMA_CELLS: Final = (FACT_TYPE_ROLES, NOUN_OBJECT_TYPES, NOUN_SUPERTYPES,
-                       NOUN_REFERENCE_SCHEMES, PROGRAM_CELL, MACHINES_CELL, BACKED_BY)
-"""The cells whose contents key the plans: a plan holds while they are the same objects."""
+if TYPE_CHECKING:
+    from arest.system.commands import Command
+
+SCHEMA_CELLS: Final = (NOUN_OBJECT_TYPES, NOUN_SUPERTYPES, NOUN_REFERENCE_SCHEMES,
+                       PROGRAM_CELL, MACHINES_CELL, BACKED_BY, NOUN_PLURALS)
+"""The schema cells every plan reads beside the fact types' roles (which key the plans):
+a plan holds while they and the cells it read are the same objects."""
 
 
 class _Interpreted(Exception):
@@ -104,11 +115,24 @@ class Plan:
     id_keys: tuple[str, ...]
     writes: dict[str, Write]
     quiet: bool
-    read: tuple[tuple[str, object], ...]
+    read: tuple[tuple[str, ...], tuple[object, ...]]
+    """The cells the plan read beyond the fact types' roles, and their contents."""
+    shown: tuple[tuple[str, str], ...]
+    """The written fields in the noun's field order, each with its shape: the
+    representation of a quiet create."""
+    url: str
+    """``/<plural>/``: the start of the entity's href."""
+    navigation: tuple[tuple[str, str, str, str, str], ...]
+    """Each navigation link of the noun: key, rel, path after the url, and for a parent
+    the input key whose values it points at and their url's start."""
+    checks: dict[tuple[tuple[str, ...], ...], WokenChecks] = field(
+        default_factory=dict, compare=False)
+    """The woken checks by shape of delta, found as commands ask."""
 
     def holds(self, state: State) -> bool:
-        """Whether every cell the plan read beyond the schema cells is as it was."""
-        return all(state.get(name) is contents for name, contents in self.read)
+        """Whether every cell the plan read beyond the fact types' roles is as it was."""
+        names, contents = self.read
+        return all(map(is_, map(state.get, names), contents))
 
 
 def _plan(state: State, noun: str, keys: frozenset[str]) -> Plan | None:
@@ -152,14 +176,32 @@ def _plan(state: State, noun: str, keys: frozenset[str]) -> Plan | None:
         return None
     machines = state.get(MACHINES_CELL)
     machine_nouns = [str(name) for name in machines] if type(machines) is tuple else []
-    read = ((resolve_cell(noun), resolve),
-            *((machine_cell(name), state.get(machine_cell(name))) for name in machine_nouns))
+    names = (resolve_cell(noun), links_cell(noun), *SCHEMA_CELLS, *map(machine_cell, machine_nouns))
+    read = (names, tuple(map(state.get, names)))
     triggering = {fact_type for name in machine_nouns
                   for fact_type, _ in getattr(machine_of(state, name), "triggers", ())}
     written = {write.fact_type for write in writes.values()} | {population_cell(noun)}
     quiet = (machine_of(state, noun) is None and written.isdisjoint(program.relevant)
              and written.isdisjoint(triggering))
-    return Plan(noun, id_keys, writes, quiet, read)
+    shown = tuple((f.name, f.shape) for f in fields(state, noun) if f.name in writes)
+    return Plan(noun, id_keys, writes, quiet, read, shown, f"/{plural(state, noun)}/",
+                _navigation(state, noun, writes))
+
+
+def _navigation(state: State, noun: str, writes: dict[str, Write]
+                ) -> tuple[tuple[str, str, str, str, str], ...]:
+    """The noun's navigation links as a quiet create shows them: a parent link points at
+    the values of the input key that writes its fact type from the noun's role (no other
+    fact names a new entity)."""
+    by_fact_type = {(w.fact_type, w.role): key for key, w in writes.items() if w.shape != "flag"}
+    out = []
+    for link in followed(state, noun):
+        if link.rel != PARENT:
+            out.append((link.key, link.rel, "/" + quote(link.key, safe=""), "", ""))
+        else:
+            out.append((link.key, PARENT, "", by_fact_type.get((link.fact_type, link.role), ""),
+                        f"/{plural(state, link.noun)}/"))
+    return tuple(out)
 
 
 class _Plans:
@@ -179,8 +221,9 @@ class _Plans:
         return found  # type: ignore[return-value]
 
 
-_plans_by_schema: IdentityMemo[_Plans] = IdentityMemo(lambda *cells: _Plans(), limit=16)
-"""The plans of every create over the same schema cells (by identity)."""
+_plans_by_roles: IdentityMemo[_Plans] = IdentityMemo(lambda roles: _Plans(), limit=16)
+"""The plans of every create over the same fact types' roles (by identity); each plan
+checks the other schema cells it read."""
 
 
 def _atom(value: Any) -> str:
@@ -259,9 +302,10 @@ class _Writer:
                 return candidate
 
     def entity(self, plan: Plan, request: dict[str, Any],
-               link: tuple[str, int, str] | None = None) -> tuple[str, bool]:
-        """The entity the plan creates from request, written; and whether every plan it
-        took (its children's too) is quiet."""
+               link: tuple[str, int, str] | None = None
+               ) -> tuple[str, bool, dict[str, list[str]]]:
+        """The entity the plan creates from request, written; whether every plan it took
+        (its children's too) is quiet; and the values each input key gave it."""
         entity = None
         for key in plan.id_keys:
             value = _atom(request[key])
@@ -278,19 +322,24 @@ class _Writer:
             self.add(fact_type, (fact[0], fact[1]))
         quiet = plan.quiet
         writes = plan.writes
+        values: dict[str, list[str]] = {}
         for key, value in request.items():
             write = writes.get(key)
             if write is not None and value is not None:
-                quiet = self.field(write, entity, value) and quiet
-        return entity, quiet
+                given: list[str] = []
+                quiet = self.field(write, entity, value, given) and quiet
+                values[key] = given
+        return entity, quiet, values
 
-    def field(self, write: Write, entity: str, value: Any) -> bool:
-        """One field's facts; whether the children it created were quiet."""
+    def field(self, write: Write, entity: str, value: Any, given: list[str]) -> bool:
+        """One field's facts, its values (or children's ids) appended to given; whether
+        the children it created were quiet."""
         if write.shape == "flag":
             if type(value) is not bool:
                 raise _Interpreted
             if value:
                 self.add(write.fact_type, (entity,))
+                given.append("")
             return True
         if type(value) is list:
             if write.shape == "one":
@@ -301,9 +350,12 @@ class _Writer:
         quiet = True
         for item in items:
             if type(item) is dict:
-                quiet = self.child(write, entity, item) and quiet
+                child, child_quiet = self.child(write, entity, item)
+                given.append(child)
+                quiet = child_quiet and quiet
                 continue
             other = _atom(item)
+            given.append(other)
             if write.other_is_entity:
                 if (write.other_noun, other) in self.created:
                     raise _Interpreted
@@ -311,59 +363,97 @@ class _Writer:
             self.add(write.fact_type, (entity, other) if write.other else (other, entity))
         return quiet
 
-    def child(self, write: Write, parent: str, request: dict[str, Any]) -> bool:
+    def child(self, write: Write, parent: str, request: dict[str, Any]) -> tuple[str, bool]:
         """A child created in the same command, linked to its parent by the field's fact
-        type (the parent at its role)."""
+        type (the parent at its role): its id, and whether its plans were quiet."""
         if not write.other_is_entity:
             raise _Interpreted
         plan = self.plans.plan(self.state, write.other_noun, frozenset(request))
         if plan is None:
             raise _Interpreted
-        _, quiet = self.entity(plan, request, (write.fact_type, write.role, parent))
-        return quiet
+        child, quiet, _ = self.entity(plan, request, (write.fact_type, write.role, parent))
+        return child, quiet
 
 
-def compiled_create(state: State, command: Any, context: Context) -> tuple[Output, State] | None:
+def compiled_create(state: State, command: Command, context: Context
+                    ) -> tuple[Output, State] | None:
     """``create:N`` by its plan: the interpreted create's output and D′ (after the
     governance check of :func:`arest.system.apply.run`), or None where the command is not
     the plain case."""
     request = command.input
     if type(request) is not dict:
         return None
-    plans = _plans_by_schema(*map(state.get, SCHEMA_CELLS))
+    plans = _plans_by_roles(state.get(FACT_TYPE_ROLES))
     plan = plans.plan(state, command.target, frozenset(request))
     if plan is None:
         return None
     writer = _Writer(state, plans)
     try:
-        entity, quiet = writer.entity(plan, request)
+        entity, quiet, values = writer.entity(plan, request)
     except _Interpreted:
         return None
     reached = state.update(writer.cells)
+    delta = writer.delta
     if not quiet:
-        return _interpreted_tail(state, reached, writer.delta, plan.noun, entity, command,
-                                 context)
-    found = violations(reached, writer.delta)
-    rejected = bool(alethic(found))
-    after = state if rejected else reached
-    out: Output = {"rejected": rejected,
-                   "entity": None if rejected else represent(after, plan.noun, entity),
+        return _interpreted_tail(state, reached, plan, entity, delta, command, context)
+    found = _validated(plan, reached, delta)
+    if alethic(found):
+        return {"rejected": True, "entity": None, "violations": found, "derived": [],
+                "effects": [], "next_actions": []}, state
+    out: Output = {"rejected": False, "entity": _represented(plan, entity, values),
                    "violations": found, "derived": [], "effects": [], "next_actions": []}
-    if not rejected and not evolution.governed_cells().isdisjoint(writer.cells):
-        broken = evolution.governed(state, after, command, context)
+    if not evolution.governed_cells().isdisjoint(writer.cells):
+        broken = evolution.governed(state, reached, command, context)
         if broken is not None:
             return broken.envelope, state
-    return out, after
+    return out, reached
 
 
-def _interpreted_tail(state: State, reached: State, delta: Delta, noun: str, entity: str,
-                      command: Any, context: Context) -> tuple[Output, State] | None:
+def _validated(plan: Plan, state: State, delta: Delta) -> list[dict[str, Any]]:
+    """:func:`arest.system.validate.violations` by the checks the delta's shape wakes,
+    found once per shape for this plan."""
+    shape = (tuple(delta.added), tuple(delta.removed), tuple(delta.entities))
+    checks = plan.checks.get(shape)
+    if checks is None or not checks.holds(state):
+        checks = plan.checks[shape] = woken_checks(state, *shape)
+    return shaped_violations(state, checks, delta)
+
+
+def _represented(plan: Plan, entity: str, values: dict[str, list[str]]) -> dict[str, Any]:
+    """The new entity's representation (:func:`arest.system.entities.represent`) from the
+    values the input gave it: in a quiet create no other fact names it."""
+    out: dict[str, Any] = {"id": entity, "noun": plan.noun}
+    for name, shape in plan.shown:
+        given = values.get(name)
+        if given:
+            out[name] = True if shape == "flag" else given[0] if shape == "one" else sorted(
+                set(given))
+    url = plan.url + segment(entity)
+    links: dict[str, Any] = {"self": {"href": url}}
+    navigation: dict[str, Any] = {}
+    for key, rel, path, parent_key, parent_url in plan.navigation:
+        if rel != PARENT:
+            navigation[key] = {"href": url + path, "rel": rel}
+            continue
+        targets = values.get(parent_key) if parent_key else None
+        if targets:
+            navigation[key] = {"href": parent_url + segment(min(targets)), "rel": PARENT}
+    for key, link in navigation.items():
+        links.setdefault(key, link)
+    out["_links"] = links
+    return out
+
+
+def _interpreted_tail(state: State, reached: State, plan: Plan, entity: str, delta: Delta,
+                      command: Command, context: Context) -> tuple[Output, State] | None:
     """The written change through the interpreted rest of a create (machine start,
-    derivation, triggered transitions, validation, output) and the governance check."""
+    derivation, triggered transitions, output) with the plan's checks, and the governance
+    check."""
     change = Change(state)
     change.state, change.delta = reached, delta
     try:
-        out, after = command_result(state, change, (noun, entity))
+        out, after = command_result(state, change, (plan.noun, entity),
+                                    validated=lambda at, delta: _validated(plan, at, delta))
     except Refusal:
         return None
     if after is not state:
