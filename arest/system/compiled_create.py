@@ -28,13 +28,16 @@ over generated domains and inputs and the example domains.
 
 >>> import arest
 >>> D = arest.compile(ORDERS)  # Order was placed by at most one Customer (conftest.py)
+>>> _, D = arest.apply(D, "create:Customer", {"id": "acme"})
 >>> from arest.system.commands import Command
 >>> from arest.system.context import DEFAULT
->>> out, D2 = compiled_create(D, Command("create", "Order", {"id": "o1", "Customer": "acme"}),
-...                           DEFAULT)
->>> out["entity"]["Customer"], out == arest.apply(D, "create:Order", {"id": "o1", "Customer": "acme"})[0]
+>>> command = Command("create", "Order", {"id": "o1", "Customer": "acme"})
+>>> out, D2 = compiled_create(D, command, DEFAULT)
+>>> out["entity"]["Customer"], (out, D2) == arest.apply(D, "create:Order", command.input)
 ('acme', True)
->>> compiled_create(D, Command("create", "Order", {"id": "o1", "Customer": True}), DEFAULT)
+>>> unknown = Command("create", "Order", {"id": "o1", "Customer": "zed"})  # zed is new
+>>> compiled_create(D, unknown, DEFAULT) is None
+True
 """
 
 from __future__ import annotations
@@ -205,9 +208,10 @@ def _navigation(state: State, noun: str, writes: dict[str, Write]
 
 
 class _Plans:
-    """The plans over one set of schema cells, by (noun, input keys), filled as commands
-    ask; each is a pure function of the cells, so threads filling one at once write equal
-    values."""
+    """The plans over one set of fact types' roles, by (noun, input keys), filled as
+    commands ask; each is a pure function of the cells it read, so threads filling one at
+    once write equal values.  A shape found not plain stays so while the roles do: its
+    commands are the interpreter's, which is always right."""
 
     def __init__(self) -> None:
         self.by_shape: dict[tuple[str, frozenset[str]], Plan | None] = {}
@@ -215,10 +219,12 @@ class _Plans:
     def plan(self, state: State, noun: str, keys: frozenset[str]) -> Plan | None:
         """The plan for noun and keys over state, built again when a cell it read changed."""
         shape = (noun, keys)
-        found = self.by_shape.get(shape, self)
-        if found is self or (found is not None and not found.holds(state)):
-            found = self.by_shape[shape] = _plan(state, noun, keys)
-        return found  # type: ignore[return-value]
+        if shape in self.by_shape:
+            found = self.by_shape[shape]
+            if found is None or found.holds(state):
+                return found
+        found = self.by_shape[shape] = _plan(state, noun, keys)
+        return found
 
 
 _plans_by_roles: IdentityMemo[_Plans] = IdentityMemo(lambda roles: _Plans(), limit=16)
@@ -286,7 +292,8 @@ class _Writer:
     def existing(self, noun: str, entity: str) -> None:
         population = self.state.get(population_cell(noun))
         if not isinstance(population, Relation) or (entity,) not in population:
-            raise _Interpreted  # a new entity joins here: its checks and start are the interpreter's
+            # A new entity joins here: its checks and its machine's start are the interpreter's.
+            raise _Interpreted
 
     def auto_id(self, noun: str) -> str:
         """``<noun-slug>-<n>`` from the noun's counter, as the interpreted create picks it."""
