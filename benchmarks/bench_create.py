@@ -969,7 +969,7 @@ def parts(size: int, creates: int, plan: dict[str, Any]) -> dict[str, dict[str, 
         return change, entity
 
     def written(target: str, request: dict[str, Any]) -> Any:
-        plans = compiled_create._plans_by_roles(state.get(compiled_create.FACT_TYPE_ROLES))
+        plans = compiled_create.plans_for(state)
         compiled_plan = plans.plan(state, target, frozenset(request))
         writer = compiled_create._Writer(state, plans)
         entity, quiet, values = writer.entity(compiled_plan, request)
