@@ -49,7 +49,7 @@ from arest.compiler.links import PARENT
 from arest.system import evolution
 from arest.system.compiled_checks import shaped_violations, woken_checks
 from arest.system.context import Context
-from arest.system.create_plans import Plan, Plans, Write, plans_for
+from arest.system.create_plans import MOST_SHAPES, Plan, Plans, Write, plans_for, remember
 from arest.system.entities import slug
 from arest.system.entity_verbs import Output, command_result
 from arest.system.errors import Refusal
@@ -255,7 +255,8 @@ def _validated(plan: Plan, state: State, delta: Delta) -> list[dict[str, Any]]:
     shape = (tuple(delta.added), tuple(delta.removed), tuple(delta.entities))
     checks = plan.checks.get(shape)
     if checks is None or not checks.holds(state):
-        checks = plan.checks[shape] = woken_checks(state, *shape)
+        checks = woken_checks(state, *shape)
+        remember(plan.checks, shape, checks, MOST_SHAPES)
     return shaped_violations(state, checks, delta)
 
 

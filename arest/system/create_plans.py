@@ -20,9 +20,10 @@ True
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass, field
 from operator import is_
-from typing import Final
+from typing import Final, TypeVar
 from urllib.parse import quote
 
 from arest.algebra import State
@@ -49,6 +50,9 @@ from arest.system.derive import program_of
 from arest.system.entities import fields, fields_by_name
 from arest.system.links import followed, plural
 from arest.system.machines import machine_of
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 SCHEMA_CELLS: Final = (NOUN_OBJECT_TYPES, NOUN_SUPERTYPES, NOUN_REFERENCE_SCHEMES,
                        PROGRAM_CELL, MACHINES_CELL, BACKED_BY, NOUN_PLURALS)
@@ -93,7 +97,8 @@ class Plan:
     the input key whose values it points at and their url's start."""
     checks: dict[tuple[tuple[str, ...], ...], WokenChecks] = field(
         default_factory=dict, compare=False)
-    """The woken checks by shape of delta, found as commands ask."""
+    """The woken checks by shape of delta, found as commands ask (at most
+    :data:`MOST_SHAPES`)."""
 
     def holds(self, state: State) -> bool:
         """Whether every cell the plan read beyond the fact types' roles is as it was."""
@@ -186,8 +191,29 @@ class Plans:
             found = self.by_shape[shape]
             if found is None or found.holds(state):
                 return found
-        found = self.by_shape[shape] = _plan(state, noun, keys)
+        found = _plan(state, noun, keys)
+        remember(self.by_shape, shape, found, MOST_SHAPES)
         return found
+
+
+MOST_SHAPES: Final = 1024
+"""The most shapes of input kept per set of roles: inputs with ever new keys (unknown
+fields) must not grow it without bound."""
+
+
+def remember(memo: dict[K, V], key: K, value: V, limit: int) -> None:
+    """memo[key] = value, the oldest entries evicted first while it holds limit or more
+    (a thread meeting another's eviction tries again, as :class:`IdentityMemo` does).
+
+    >>> memo = {"a": 1, "b": 2}
+    >>> remember(memo, "c", 3, limit=2)
+    >>> memo
+    {'b': 2, 'c': 3}
+    """
+    while len(memo) >= limit:
+        with suppress(StopIteration, RuntimeError):
+            memo.pop(next(iter(memo)), None)
+    memo[key] = value
 
 
 _plans_by_roles: IdentityMemo[Plans] = IdentityMemo(lambda roles: Plans(), limit=16)

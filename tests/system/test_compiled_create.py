@@ -17,6 +17,7 @@ from arest.system.apply import interpret, run
 from arest.system.commands import parse_key
 from arest.system.compiled_create import compiled_create
 from arest.system.context import read_context
+from arest.system.create_plans import MOST_SHAPES, plans_for
 from arest.system.entities import fields, nouns
 from arest.system.errors import Refusal
 from arest.testing import bulk_load, populations, readings
@@ -194,3 +195,11 @@ def test_a_rejected_compiled_create_leaves_d_as_it_was() -> None:
                     {**ORDER, "id": "o-3", "LineItem": [{"Product": "sku-hammer"}]}):
         key = "create:Customer" if "Name" in request else "create:Order"
         same_answer(D, key, request)
+
+
+def test_inputs_with_ever_new_keys_keep_the_plans_bounded() -> None:
+    D = loaded("orders")
+    for n in range(MOST_SHAPES + 50):
+        out, _ = arest.apply(D, "create:Customer", {"id": "x@example.com", f"Field {n}": "v"})
+        assert out["error"]["code"] == "unknown_field"
+    assert len(plans_for(D).by_shape) <= MOST_SHAPES
