@@ -126,22 +126,22 @@ def _plan(state: State, noun: str, keys: frozenset[str]) -> Plan | None:
     id_keys = tuple(sorted(keys & {"id", scheme[0]}))
     writes: dict[str, Write] = {}
     for key in keys - set(id_keys):
-        field = by_name.get(key)
-        if field is None or field.shape == "rows" or field.fact_type.endswith("_has_Status") \
-                or program.fully_derived.get(field.fact_type, "") \
-                or change.membership_subtype(field.fact_type) is not None:
+        known = by_name.get(key)
+        if known is None or known.shape == "rows" or known.fact_type.endswith("_has_Status") \
+                or program.fully_derived.get(known.fact_type, "") \
+                or change.membership_subtype(known.fact_type) is not None:
             return None
-        if field.shape == "flag":
-            writes[key] = Write(field.fact_type, field.role, -1, "flag", "", False)
+        if known.shape == "flag":
+            writes[key] = Write(known.fact_type, known.role, -1, "flag", "", False)
             continue
-        other = field.keys[0][1]
-        other_noun = change.roles(field.fact_type)[other]
+        other = known.keys[0][1]
+        other_noun = change.roles(known.fact_type)[other]
         if other_noun == noun:
             return None  # a ring: the entity could name itself
         other_is_entity = change.is_entity_type(other_noun)
         if other_is_entity and change.member_of(other_noun) != (other_noun,):
             return None
-        writes[key] = Write(field.fact_type, field.role, other, field.shape, other_noun,
+        writes[key] = Write(known.fact_type, known.role, other, known.shape, other_noun,
                             other_is_entity)
     if len({write.fact_type for write in writes.values()}) != len(writes):
         return None
