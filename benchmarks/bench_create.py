@@ -930,6 +930,11 @@ def profile(size: int, creates: int, plan: dict[str, Any]) -> str:
 
 PARTS = ("apply", "parse", "resolve", "derive", "triggered", "validate", "represent",
          "next actions", "effects", "governed")
+COMPILED_PARTS = ("compiled resolve", "compiled validate", "compiled represent")
+"""The steps of a create compiled per schema, noun and input keys
+(``arest.system.compiled_create``), in a tree that has it: writing the relations and
+populations, the woken checks, the representation from the noun's link template (a quiet
+create's: none for an Order, whose machine and rule the interpreted tail serves)."""
 
 
 def parts(size: int, creates: int, plan: dict[str, Any]) -> dict[str, dict[str, float]]:
@@ -937,7 +942,8 @@ def parts(size: int, creates: int, plan: dict[str, Any]) -> dict[str, dict[str, 
     three times on the same state and the fastest kept, then the quarter quantile over
     ``creates`` commands (µs).  ``apply`` is the whole command; ``resolve`` the ``Change``,
     ``create_entity`` and the machines' start; ``derive`` ``settle``; ``validate`` the woken
-    constraints; ``governed`` the protected-cells check of the state the command reached."""
+    constraints; ``governed`` the protected-cells check of the state the command reached;
+    in a tree with the compiled create, its steps too (:data:`COMPILED_PARTS`)."""
     import arest
     from arest.compiler.change import Change
     from arest.system import entity_verbs, evolution
@@ -947,6 +953,10 @@ def parts(size: int, creates: int, plan: dict[str, Any]) -> dict[str, dict[str, 
     from arest.system.machines import effects, next_actions, start, triggered
     from arest.system.validate import violations
 
+    try:
+        from arest.system import compiled_create
+    except ImportError:
+        compiled_create = None  # type: ignore[assignment]
     p = Plan(**{**plan, "sizes": tuple(plan["sizes"])})
     people = population(size, p.seed)
     state = _arest_load(_arest_empty(), people)
@@ -957,6 +967,13 @@ def parts(size: int, creates: int, plan: dict[str, Any]) -> dict[str, dict[str, 
         entity = entity_verbs.create_entity(change, target, dict(request), "$")
         start(change)
         return change, entity
+
+    def written(target: str, request: dict[str, Any]) -> Any:
+        plans = compiled_create.plans_for(state)
+        compiled_plan = plans.plan(state, target, frozenset(request))
+        writer = compiled_create._Writer(state, plans)
+        entity, quiet, values = writer.entity(compiled_plan, request)
+        return compiled_plan, state.update(writer.cells), writer.delta, entity, quiet, values
 
     out: dict[str, dict[str, float]] = {}
     for kind in KINDS:
@@ -980,9 +997,20 @@ def parts(size: int, creates: int, plan: dict[str, Any]) -> dict[str, dict[str, 
                 ("effects", effects, (reached, [], delta.added)),
                 ("governed", evolution.governed, (state, after, command, context)),
             ]
+            if compiled_create is not None:
+                plan_, wrote, wrote_delta, _, quiet, values = written(command.target, request)
+                steps += [
+                    ("compiled resolve", written, (command.target, request)),
+                    ("compiled validate", compiled_create._validated,
+                     (plan_, wrote, wrote_delta)),
+                ]
+                if quiet:
+                    steps.append(("compiled represent", compiled_create._represented,
+                                  (plan_, entity, values)))
             for part, step, arguments in steps:
-                timed[part].append(_fastest_of_3(step, arguments))
-        out[kind] = {part: sorted(t)[len(t) // 4] / 1e3 for part, t in timed.items()}
+                timed.setdefault(part, []).append(_fastest_of_3(step, arguments))
+        out[kind] = {part: sorted(t)[len(t) // 4] / 1e3 if t else float("nan")
+                     for part, t in timed.items()}
     return out
 
 
@@ -1192,7 +1220,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         arguments = {"size": options.parts, "creates": 200, "plan": asdict(plan)}
         found = run_isolated(Path(__file__), "parts", arguments)
         rows = {kind: found[kind] for kind in KINDS}
-        columns = [Column(part, part, "{:,.1f}", ratio=False) for part in PARTS]
+        shown = [part for part in (*PARTS, *COMPILED_PARTS) if part in found[KINDS[0]]]
+        columns = [Column(part, part, "{:,.1f}", ratio=False) for part in shown]
         print(format_table(rows, columns, "", label="create"))
         return
     names = [name.strip() for name in options.candidates.split(",")]

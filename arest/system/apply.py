@@ -3,6 +3,8 @@
     apply(D, key, input, context) = run(D, parse_key(key, input), read_context(context))
     run(D, command, context)      = VERBS[command.verb].handler(D, command, context)
 
+(or the verb's compiled handler, where it covers the command: the same answer.)
+
 Pure and total: bad input gives the error envelope of DESIGN §5 and D′ = D; nothing here
 reads a clock, a file or a global.  The commands are :mod:`arest.system.commands`.
 """
@@ -23,11 +25,23 @@ def run(state: State, command: Command, context: Context) -> tuple[Output, State
     its change of cells breaks the rules of Domain Changes (:func:`evolution.governed`; a
     command that replaces the whole D checks its own: compile its readings, rollback and
     snapshot restore or keep a D that was)."""
+    verb = VERBS[command.verb]
+    if verb.compiled is not None:
+        answered = verb.compiled(state, command, context)
+        if answered is not None:
+            return answered
+    return interpret(state, command, context)
+
+
+def interpret(state: State, command: Command, context: Context) -> tuple[Output, State]:
+    """:func:`run` by the verb's handler alone, never its compiled one: the semantics that
+    a compiled handler's answer equals."""
+    verb = VERBS[command.verb]
     try:
-        out, after = VERBS[command.verb].handler(state, command, context)
+        out, after = verb.handler(state, command, context)
     except Refusal as refusal:
         return refusal.envelope, state
-    if after is not state and VERBS[command.verb].effect is not Effect.WHOLE:
+    if after is not state and verb.effect is not Effect.WHOLE:
         broken = evolution.governed(state, after, command, context)
         if broken is not None:
             return broken.envelope, state

@@ -32,6 +32,7 @@ from typing import Any, Final, Literal, NamedTuple
 
 from arest.algebra import State
 from arest.system import entity_verbs, evolution, fact_verbs, snapshots, transitions
+from arest.system.compiled_create import compiled_create
 from arest.system.context import Context
 from arest.system.entities import list_entities
 from arest.system.errors import Refusal, closest
@@ -58,6 +59,9 @@ class Command(NamedTuple):
 
 
 Handler = Callable[[State, Command, Context], tuple[Output, State]]
+Compiled = Callable[[State, Command, Context], "tuple[Output, State] | None"]
+"""A faster handler for the commands it covers: what the handler and the governance check
+of :func:`arest.system.apply.run` answer, or None to leave the command to them."""
 
 
 class Effect(enum.Enum):
@@ -125,6 +129,7 @@ class Verb:
     offer: Offer | None
     routes: tuple[Route, ...] = ()
     beyond: Beyond | None = None
+    compiled: Compiled | None = None
 
     def command(self, arguments: Arguments) -> Command:
         """The command one MCP call of this verb makes from its (checked) arguments."""
@@ -421,7 +426,7 @@ TABLE: Final[tuple[Verb, ...]] = (
          _ENTITY, _create,
          Offer("entity", _object(["noun"], noun=_NOUN, id=_ID, fields=_FIELDS),
                lambda a: Command("create", a["noun"], _fields(a))),
-         (Route("POST", "/{plural}", 201),)),
+         (Route("POST", "/{plural}", 201),), compiled=compiled_create),
     Verb("read", NOUN, READS, "read",
          "Read one entity by id: every field, its status and HATEOAS links.",
          _BY_ID, _read,

@@ -9,6 +9,7 @@ derived — woke; *emit* builds the command result.  An alethic violation reject
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from arest.algebra import State
@@ -292,6 +293,7 @@ def _listed(change: Change, derived: Changes, delta: Delta) -> list[dict[str, An
 def command_result(
     before: State, change: Change, entity: tuple[str, str] | None = None,
     fired: list[tuple[str, str, Transition]] | None = None,
+    validated: Callable[[State, Delta], list[dict[str, Any]]] = violations,
 ) -> tuple[Output, State]:
     """emit ∘ validate ∘ derive: the violations the delta woke; reject on an alethic one.
     ``fired``: the transitions the command fired, for their effects.  Facts entering P fire
@@ -299,7 +301,7 @@ def command_result(
     stable (at most AUTOMATIC_ROUNDS rounds).  Every entity the change brought into a
     population of a noun with a machine starts in s₀ first.  ``next_actions`` are the events
     legal for the entity in D′ (its ``_links`` transitions), [] without an entity or a
-    machine."""
+    machine.  ``validated`` is :func:`violations`, or a function of the same value."""
     start(change)
     state, delta, derived = settle(before, change)
     fired = list(fired or [])
@@ -316,7 +318,7 @@ def command_result(
         state, more, also = settle(state, step)
         delta, derived, latest = _merged(delta, more), derived + also, more.added
         fired.extend(now)
-    found = violations(state, delta)
+    found = validated(state, delta)
     rejected = bool(alethic(found))
     after = before if rejected else state
     out: Output = {"rejected": rejected}

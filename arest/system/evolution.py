@@ -252,6 +252,13 @@ def _written_by_readings_only() -> tuple[str, ...]:
     return tuple(sorted(name for name in fact_types if not name.startswith(prefix)))
 
 
+@lru_cache(maxsize=1)
+def governed_cells() -> frozenset[str]:
+    """Every cell :func:`governed` compares before and after: a command that writes none of
+    them is never refused by it."""
+    return frozenset((*_written_by_readings_only(), PROPOSED_BY, APPLIED_BY, PROPOSED))
+
+
 def _protected_contents(state: State) -> tuple[object, ...]:
     """The contents of D's cells of :func:`_written_by_readings_only`, in that order."""
     return tuple(map(state.get, _written_by_readings_only()))

@@ -53,7 +53,8 @@ _woken_ids_of = IdentityMemo(_woken_ids, limit=256)
 command of one shape reads the same trigger cells as the one before it."""
 
 
-def _woken(state: State, cells: Iterable[str]) -> list[Compiled]:
+def woken(state: State, cells: Iterable[str]) -> list[Compiled]:
+    """The constraints the trigger cells name, by id."""
     found = (_compiled(state, constraint_id)
              for constraint_id in _woken_ids_of(*map(state.get, cells)))
     return [constraint for constraint in found if constraint is not None]
@@ -63,7 +64,8 @@ def _project(fact: Fact, roles: tuple[int, ...]) -> Object:
     return tuple(fact[role - 1] for role in roles) if roles else fact
 
 
-def _keys(state: State, triggers: tuple[Trigger, ...], delta: Delta) -> list[Object]:
+def delta_keys(state: State, triggers: tuple[Trigger, ...], delta: Delta) -> list[Object]:
+    """The keys a part's triggers select among the delta's facts and entities, sorted."""
     keys: list[Object] = []
     for event, target, roles in triggers:
         if event == ENTITIES:
@@ -158,7 +160,12 @@ def _run(
 ) -> list[dict[str, Any]]:
     if not keys:
         return []
-    found = checked(state, check, keys, by_index)
+    return reported(state, constraint, checked(state, check, keys, by_index))
+
+
+def reported(state: State, constraint: Compiled, found: Object) -> list[dict[str, Any]]:
+    """The violations a constraint's check found (⟨⟨key, evidence⟩, …⟩), as a command
+    reports them."""
     if found is BOTTOM or type(found) is not tuple:
         raise RuntimeError(f"the check of {constraint.id} gave {found!r}: a compiler error")
     if not found:
@@ -197,12 +204,12 @@ def violations(state: State, delta: Delta) -> list[dict[str, Any]]:
     cells = [fact_triggers_cell(f) for f in (*delta.added, *delta.removed)]
     cells += [entity_triggers_cell(noun) for noun in delta.entities]
     found: list[dict[str, Any]] = []
-    woken = _woken(state, cells)
-    by_index = bool(woken) and plain(state)
-    for constraint in woken:
+    found_woken = woken(state, cells)
+    by_index = bool(found_woken) and plain(state)
+    for constraint in found_woken:
         seen: set[str] = set()
         for triggers, check in constraint.parts():
-            keys = _keys(state, triggers, delta)
+            keys = delta_keys(state, triggers, delta)
             for violation in _run(state, constraint, check, keys, by_index):
                 key = repr(violation["detail"]["key"])
                 if key not in seen:

@@ -1,0 +1,226 @@
+"""What a create of one noun with one set of input keys does, compiled: its plan.
+
+A :class:`Plan` is a pure function of the compiled readings: each input key's field, shape
+and other noun, the keys naming the id, whether the cells the create writes are quiet (no
+rule reads them, the noun has no machine, no machine is triggered by them), and the noun's
+representation template (its written fields in order, its url, its navigation links).  It
+is built once per (compiled readings, noun, keys) and kept in a bounded identity memo keyed
+by the fact types' roles (:func:`plans_for`), and remembers every other cell it read with its
+contents: it holds while they are the same objects, and is built again otherwise.  A shape
+of input that is not the plain case has no plan (None): its creates are the interpreter's.
+
+>>> import arest
+>>> D = arest.compile(ORDERS)  # Order was placed by at most one Customer (conftest.py)
+>>> plan = plans_for(D).plan(D, "Order", frozenset({"id", "Customer"}))
+>>> plan.id_keys, plan.writes["Customer"].fact_type, plan.quiet
+(('id',), 'Order_was_placed_by_Customer', True)
+>>> plans_for(D).plan(D, "Order", frozenset({"id", "Order_was_placed_by_Customer"})) is None
+True
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from dataclasses import dataclass, field
+from operator import is_
+from typing import Final, TypeVar
+from urllib.parse import quote
+
+from arest.algebra import State
+from arest.algebra.memo import IdentityMemo
+from arest.algebra.relations import Relation
+from arest.compiler.cells import (
+    FACT_TYPE_ROLES,
+    MACHINES_CELL,
+    NOUN_OBJECT_TYPES,
+    NOUN_PLURALS,
+    NOUN_REFERENCE_SCHEMES,
+    NOUN_SUPERTYPES,
+    PROGRAM_CELL,
+    links_cell,
+    machine_cell,
+    population_cell,
+    resolve_cell,
+)
+from arest.compiler.change import Change
+from arest.compiler.links import PARENT
+from arest.system.backed import BACKED_BY
+from arest.system.compiled_checks import WokenChecks
+from arest.system.derive import program_of
+from arest.system.entities import fields, fields_by_name
+from arest.system.links import followed, plural
+from arest.system.machines import machine_of
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+SCHEMA_CELLS: Final = (NOUN_OBJECT_TYPES, NOUN_SUPERTYPES, NOUN_REFERENCE_SCHEMES,
+                       PROGRAM_CELL, MACHINES_CELL, BACKED_BY, NOUN_PLURALS)
+"""The schema cells every plan reads beside the fact types' roles (which key the plans):
+a plan holds while they and the cells it read are the same objects."""
+
+
+@dataclass(frozen=True)
+class Write:
+    """How one input key of a noun becomes facts: the field's fact type, the noun's role in
+    it, the other role (-1 for a flag), the shape (``one``, ``many``, ``flag``), and the noun
+    of the other role when it is an entity type (its value must exist), else empty."""
+
+    fact_type: str
+    role: int
+    other: int
+    shape: str
+    other_noun: str
+    other_is_entity: bool
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A create of one noun with one set of input keys, compiled: the keys naming the id,
+    each other key's :class:`Write`, whether the cells it writes are quiet (nothing derives
+    from them, no machine starts or fires), and the cells it read beyond the schema cells,
+    with their contents, which must be the same objects for the plan to hold."""
+
+    noun: str
+    id_keys: tuple[str, ...]
+    writes: dict[str, Write]
+    quiet: bool
+    read: tuple[tuple[str, ...], tuple[object, ...]]
+    """The cells the plan read beyond the fact types' roles, and their contents."""
+    shown: tuple[tuple[str, str], ...]
+    """The written fields in the noun's field order, each with its shape: the
+    representation of a quiet create."""
+    url: str
+    """``/<plural>/``: the start of the entity's href."""
+    navigation: tuple[tuple[str, str, str, str, str], ...]
+    """Each navigation link of the noun: key, rel, path after the url, and for a parent
+    the input key whose values it points at and their url's start."""
+    checks: dict[tuple[tuple[str, ...], ...], WokenChecks] = field(
+        default_factory=dict, compare=False)
+    """The woken checks by shape of delta, found as commands ask (at most
+    :data:`MOST_SHAPES`)."""
+
+    def holds(self, state: State) -> bool:
+        """Whether every cell the plan read beyond the fact types' roles is as it was."""
+        names, contents = self.read
+        return all(map(is_, map(state.get, names), contents))
+
+
+def _plan(state: State, noun: str, keys: frozenset[str]) -> Plan | None:
+    """The plan of a create of noun with these input keys; None when it is not the plain
+    case (the interpreted create answers every such command)."""
+    backed = state.get(BACKED_BY)
+    if isinstance(backed, Relation) and len(backed):
+        return None
+    resolve = state.get(resolve_cell(noun))
+    if type(resolve) is not tuple:
+        return None
+    change = Change(state)
+    if not change.is_entity_type(noun) or change.member_of(noun) != (noun,):
+        return None
+    scheme = change.reference(noun)
+    if len(scheme) != 1:
+        return None
+    by_name = fields_by_name(state, noun)
+    program = program_of(state)
+    id_keys = tuple(sorted(keys & {"id", scheme[0]}))
+    writes: dict[str, Write] = {}
+    for key in keys - set(id_keys):
+        known = by_name.get(key)
+        if known is None or known.shape == "rows" or known.fact_type.endswith("_has_Status") \
+                or program.fully_derived.get(known.fact_type, "") \
+                or change.membership_subtype(known.fact_type) is not None:
+            return None
+        if known.shape == "flag":
+            writes[key] = Write(known.fact_type, known.role, -1, "flag", "", False)
+            continue
+        other = known.keys[0][1]
+        other_noun = change.roles(known.fact_type)[other]
+        if other_noun == noun:
+            return None  # a ring: the entity could name itself
+        other_is_entity = change.is_entity_type(other_noun)
+        if other_is_entity and change.member_of(other_noun) != (other_noun,):
+            return None
+        writes[key] = Write(known.fact_type, known.role, other, known.shape, other_noun,
+                            other_is_entity)
+    if len({write.fact_type for write in writes.values()}) != len(writes):
+        return None
+    machines = state.get(MACHINES_CELL)
+    machine_nouns = [str(name) for name in machines] if type(machines) is tuple else []
+    names = (resolve_cell(noun), links_cell(noun), *SCHEMA_CELLS, *map(machine_cell, machine_nouns))
+    read = (names, tuple(map(state.get, names)))
+    triggering = {fact_type for name in machine_nouns
+                  for fact_type, _ in getattr(machine_of(state, name), "triggers", ())}
+    written = {write.fact_type for write in writes.values()} | {population_cell(noun)}
+    quiet = (machine_of(state, noun) is None and written.isdisjoint(program.relevant)
+             and written.isdisjoint(triggering))
+    shown = tuple((f.name, f.shape) for f in fields(state, noun) if f.name in writes)
+    return Plan(noun, id_keys, writes, quiet, read, shown, f"/{plural(state, noun)}/",
+                _navigation(state, noun, writes))
+
+
+def _navigation(state: State, noun: str, writes: dict[str, Write]
+                ) -> tuple[tuple[str, str, str, str, str], ...]:
+    """The noun's navigation links as a quiet create shows them: a parent link points at
+    the values of the input key that writes its fact type from the noun's role (no other
+    fact names a new entity)."""
+    by_fact_type = {(w.fact_type, w.role): key for key, w in writes.items() if w.shape != "flag"}
+    out = []
+    for link in followed(state, noun):
+        if link.rel != PARENT:
+            out.append((link.key, link.rel, "/" + quote(link.key, safe=""), "", ""))
+        else:
+            out.append((link.key, PARENT, "", by_fact_type.get((link.fact_type, link.role), ""),
+                        f"/{plural(state, link.noun)}/"))
+    return tuple(out)
+
+
+class Plans:
+    """The plans over one set of fact types' roles, by (noun, input keys), filled as
+    commands ask; each is a pure function of the cells it read, so threads filling one at
+    once write equal values.  A shape found not plain stays so while the roles do: its
+    commands are the interpreter's, which is always right."""
+
+    def __init__(self) -> None:
+        self.by_shape: dict[tuple[str, frozenset[str]], Plan | None] = {}
+
+    def plan(self, state: State, noun: str, keys: frozenset[str]) -> Plan | None:
+        """The plan for noun and keys over state, built again when a cell it read changed."""
+        shape = (noun, keys)
+        if shape in self.by_shape:
+            found = self.by_shape[shape]
+            if found is None or found.holds(state):
+                return found
+        found = _plan(state, noun, keys)
+        remember(self.by_shape, shape, found, MOST_SHAPES)
+        return found
+
+
+MOST_SHAPES: Final = 1024
+"""The most shapes of input kept per set of roles: inputs with ever new keys (unknown
+fields) must not grow it without bound."""
+
+
+def remember(memo: dict[K, V], key: K, value: V, limit: int) -> None:
+    """memo[key] = value, the oldest entries evicted first while it holds limit or more
+    (a thread meeting another's eviction tries again, as :class:`IdentityMemo` does).
+
+    >>> memo = {"a": 1, "b": 2}
+    >>> remember(memo, "c", 3, limit=2)
+    >>> memo
+    {'b': 2, 'c': 3}
+    """
+    while len(memo) >= limit:
+        with suppress(StopIteration, RuntimeError):
+            memo.pop(next(iter(memo)), None)
+    memo[key] = value
+
+
+_plans_by_roles: IdentityMemo[Plans] = IdentityMemo(lambda roles: Plans(), limit=16)
+"""The plans of every create over the same fact types' roles (by identity); each plan
+checks the other schema cells it read."""
+
+
+def plans_for(state: State) -> Plans:
+    """The plans of every create over D's fact types' roles."""
+    return _plans_by_roles(state.get(FACT_TYPE_ROLES))

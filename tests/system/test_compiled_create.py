@@ -1,0 +1,205 @@
+"""A create compiled per schema, noun and input keys (``arest.system.compiled_create``) answers
+as the interpreted create does: the same output (entity, violations, derived facts, effects,
+next actions, errors and refusals) and the same D′ (D itself when rejected), over the example
+domains and generated domains, on valid and invalid inputs, nested children included."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import arest
+from arest.compiler.change import Change
+from arest.system.apply import interpret, run
+from arest.system.commands import parse_key
+from arest.system.compiled_create import compiled_create
+from arest.system.context import read_context
+from arest.system.create_plans import MOST_SHAPES, plans_for
+from arest.system.entities import fields, nouns
+from arest.system.errors import Refusal
+from arest.testing import bulk_load, populations, readings
+from arest.testing.domains import command_keys, commands
+
+EXAMPLES = Path(__file__).parents[2] / "readings"
+DOMAINS = sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir())
+LOADED: dict[str, Any] = {}
+HUMAN, AGENT = read_context({"source": "Human"}), read_context({"source": "Agent"})
+
+
+def loaded(name: str) -> Any:
+    if name not in LOADED:
+        LOADED[name] = arest.load(EXAMPLES / name)
+    return LOADED[name]
+
+
+def same_answer(state: Any, key: str, request: Any, context: Any = HUMAN) -> tuple[Any, bool]:
+    """Run the command both ways; assert the outputs and states agree (a rejection or an
+    error leaving D itself); the state reached, and whether the compiled create answered."""
+    try:
+        command = parse_key(key, request)
+    except Refusal:
+        return state, False
+    compiled = compiled_create(state, command, context)
+    out, after = run(state, command, context)
+    expected, reached = interpret(state, command, context)
+    assert out == expected, (key, request)
+    assert after == reached, (key, request)
+    if expected.get("rejected") is not False:
+        assert after is state and reached is state
+    return reached, compiled is not None
+
+
+def create_keys(D: Any) -> list[str]:
+    return [key for key in command_keys(D) if key.startswith("create:")]
+
+
+class Shown:
+    """A D as a strategy's argument, shown by a short name (a D's repr is huge)."""
+
+    def __init__(self, D: Any) -> None:
+        self.D = D
+
+    def __repr__(self) -> str:
+        return "D"
+
+
+@st.composite
+def create_inputs(draw: st.DrawFn, shown: Shown) -> tuple[str, Any]:
+    """A create over D's domain (:func:`arest.testing.commands`), often changed: its id
+    dropped (an automatic id) or given by the reference value type's name, a field's value
+    of a wrong kind (a boolean, a list where one value goes, an empty string, null, a
+    number), an unknown field, a field named by its fact type, or a field's values replaced
+    by children created in the same command."""
+    D = shown.D
+    key, request = draw(commands(D, keys=create_keys(D)))
+    noun = key.partition(":")[2]
+    request = dict(request)
+    change = Change(D)
+    for _ in range(draw(st.integers(0, 2))):
+        how = draw(st.sampled_from(["auto id", "alias", "kind", "unknown", "fact type",
+                                    "children", "children", "children"]))
+        names = sorted(k for k in request if k != "id")
+        if how == "auto id":
+            request.pop("id", None)
+        elif how == "alias":
+            scheme = change.reference(noun)
+            if "id" in request:
+                request[scheme[0]] = draw(st.sampled_from([request["id"], "other"]))
+        elif how == "kind" and names:
+            request[draw(st.sampled_from(names))] = draw(st.sampled_from(
+                [True, False, None, "", 7, 2.5, ["x", "y"], [], {}, [{}]]))
+        elif how == "unknown":
+            request["Nope"] = "x"
+        elif how == "fact type":
+            field = draw(st.sampled_from(fields(D, noun)))
+            request[field.fact_type] = request.pop(field.name, "x")
+        elif how == "children":
+            request.update(draw(children(shown, noun)))
+    return key, request
+
+
+@st.composite
+def children(draw: st.DrawFn, shown: Shown, noun: str) -> dict[str, Any]:
+    """One field of noun given as entities of its other role's noun, created with it (some
+    with ids, some automatic)."""
+    D = shown.D
+    change = Change(D)
+    candidates = [field for field in fields(D, noun) if field.shape in ("one", "many")
+                  and change.roles(field.fact_type)[field.keys[0][1]] in nouns(D)]
+    if not candidates:
+        return {}
+    field = draw(st.sampled_from(candidates))
+    child = change.roles(field.fact_type)[field.keys[0][1]]
+    made = []
+    for _ in range(1 if field.shape == "one" else draw(st.integers(1, 2))):
+        if f"create:{child}" in create_keys(D):
+            _, request = draw(commands(D, keys=[f"create:{child}"]))
+            request = dict(request)
+        else:
+            request = {}
+        if draw(st.booleans()):
+            request.pop("id", None)
+        made.append(request)
+    return {field.name: made[0] if field.shape == "one" and draw(st.booleans()) else made}
+
+
+@settings(max_examples=12, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(DOMAINS), st.sampled_from([HUMAN, AGENT]), st.data())
+def test_a_compiled_create_answers_as_the_interpreted_one_on_the_example_domains(
+        name: str, context: Any, data: st.DataObject) -> None:
+    D = loaded(name)
+    population = data.draw(populations(D))
+    if population.facts:
+        out, D = arest.apply(D, *population.command())
+        assert out.get("rejected") is False
+    for key, request in data.draw(st.lists(create_inputs(Shown(D)), min_size=1, max_size=6)):
+        D, _ = same_answer(D, key, request, context)
+
+
+@settings(max_examples=6, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(DOMAINS), st.data())
+def test_a_broken_population_s_create_answers_alike(name: str, data: st.DataObject) -> None:
+    """Creates over a population that breaks a constraint (written unchecked): violations
+    of uniqueness and mandatory roles already there."""
+    D = loaded(name)
+    population = data.draw(populations(D, invalid=True))
+    D = bulk_load(D, population.facts)
+    for key, request in data.draw(st.lists(create_inputs(Shown(D)), min_size=1, max_size=4)):
+        D, _ = same_answer(D, key, request)
+
+
+@settings(max_examples=5, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(readings(max_constructs=4), st.data())
+def test_a_compiled_create_answers_as_the_interpreted_one_on_generated_domains(
+        text: str, data: st.DataObject) -> None:
+    D = arest.compile(text)
+    assume(create_keys(D))
+    population = data.draw(populations(D))
+    if population.facts:
+        out, after = arest.apply(D, *population.command())
+        if out.get("rejected") is False:
+            D = after
+    for key, request in data.draw(st.lists(create_inputs(Shown(D)), min_size=1, max_size=5)):
+        D, _ = same_answer(D, key, request)
+
+
+ORDER = {"id": "o-1", "Customer": "ann@example.com", "LineItem": [
+    {"Product": "sku-hammer", "Quantity": 2}, {"Product": "sku-nails", "Quantity": 1}]}
+
+
+def test_the_benchmark_s_creates_are_compiled_and_answer_alike() -> None:
+    D = loaded("orders")
+    D, compiled = same_answer(D, "create:Customer", {"id": "ann@example.com", "Name": "Ann"})
+    assert compiled
+    D, compiled = same_answer(D, "create:Order", ORDER)
+    assert compiled
+    out = arest.apply(D, "read:Order", "o-1")[0]
+    assert out["status"] == "Placed" and len(out["LineItem"]) == 2
+    customer = arest.apply(D, "read:Customer", "ann@example.com")[0]
+    assert customer["Unpaid Order Count"] == "1"
+
+
+def test_a_rejected_compiled_create_leaves_d_as_it_was() -> None:
+    D = loaded("orders")
+    D, _ = same_answer(D, "create:Customer", {"id": "ann@example.com", "Name": "Ann"})
+    nameless = parse_key("create:Customer", {"id": "bob@example.com"})
+    out, after = run(D, nameless, HUMAN)
+    assert out["rejected"] and after is D
+    assert compiled_create(D, nameless, HUMAN) is not None
+    for request in ({"id": "ann@example.com", "Name": "Again"},  # entity_exists
+                    {"id": "o-2", "Customer": "nobody"},  # a Customer without a Name
+                    {**ORDER, "id": "o-3", "LineItem": [{"Product": "sku-hammer"}]}):
+        key = "create:Customer" if "Name" in request else "create:Order"
+        same_answer(D, key, request)
+
+
+def test_inputs_with_ever_new_keys_keep_the_plans_bounded() -> None:
+    D = loaded("orders")
+    for n in range(MOST_SHAPES + 50):
+        out, _ = arest.apply(D, "create:Customer", {"id": "x@example.com", f"Field {n}": "v"})
+        assert out["error"]["code"] == "unknown_field"
+    assert len(plans_for(D).by_shape) <= MOST_SHAPES
