@@ -15,14 +15,25 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+import arest
 
 OWN_READINGS = Path(__file__).resolve().parents[1] / "readings"
 # A fixed list, so that a missing folder fails the coverage test instead of collecting nothing.
 OWN_DOMAINS = ("clinic", "genealogy", "library", "tracker")
 OWN_FILES = tuple(f"{domain}/{domain}.md" for domain in OWN_DOMAINS)
+
+
+@cache
+def loaded(name: str) -> Any:
+    """The compiled D of the example domain ``readings/<name>``, compiled once per test
+    process (a D is immutable, so the tests may share it)."""
+    return arest.load(OWN_READINGS / name)
 
 TUTOR_CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "tutor-domains"
 # Fixed too: when the corpus is absent each of these is one skipped (or, in CI, failed) test.

@@ -22,17 +22,11 @@ from arest.system.entities import fields, nouns
 from arest.system.errors import Refusal
 from arest.testing import bulk_load, populations, readings
 from arest.testing.domains import command_keys, commands
+from tests.corpus import loaded
 
 EXAMPLES = Path(__file__).parents[2] / "readings"
 DOMAINS = sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir())
-LOADED: dict[str, Any] = {}
 HUMAN, AGENT = read_context({"source": "Human"}), read_context({"source": "Agent"})
-
-
-def loaded(name: str) -> Any:
-    if name not in LOADED:
-        LOADED[name] = arest.load(EXAMPLES / name)
-    return LOADED[name]
 
 
 def same_answer(state: Any, key: str, request: Any, context: Any = HUMAN) -> tuple[Any, bool]:

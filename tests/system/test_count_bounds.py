@@ -11,7 +11,6 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import arest
 from arest.algebra import BOTTOM, apply, evaluate
 from arest.algebra.relations import Relation
 from arest.compiler.cells import constraint_ids
@@ -19,6 +18,7 @@ from arest.compiler.checks import ENTITIES, CountBound, count_bound
 from arest.compiler.population import entity_ids
 from arest.system.validate import _compiled, checked, plain
 from arest.testing import bulk_load, populations
+from tests.corpus import loaded
 
 FACT_TYPE = "R_has_S"
 ATOMS = ("a", "b", "c", "1")
@@ -83,13 +83,6 @@ def test_only_the_two_shapes_are_count_bounds() -> None:
 
 
 EXAMPLES = Path(__file__).parents[2] / "readings"
-LOADED: dict[str, Any] = {}
-
-
-def loaded(name: str) -> Any:
-    if name not in LOADED:
-        LOADED[name] = arest.load(EXAMPLES / name)
-    return LOADED[name]
 
 
 def every_key_of(state: Any, triggers: Any) -> list[Any]:

@@ -25,6 +25,7 @@ from arest.testing import (
     graph_scenarios,
     populations,
 )
+from tests.corpus import loaded
 
 COMPILED: dict[str, Any] = {}
 
@@ -141,13 +142,6 @@ def test_every_command_keeps_the_from_scratch_fixed_point_over_more_mixes(scenar
 
 SHIPPED_DOMAINS = sorted(path.name for path in (Path(__file__).parents[2] / "readings").iterdir()
                          if path.is_dir())
-LOADED: dict[str, Any] = {}
-
-
-def loaded(name: str) -> Any:
-    if name not in LOADED:
-        LOADED[name] = arest.load(Path(__file__).parents[2] / "readings" / name)
-    return LOADED[name]
 
 
 @pytest.mark.slow

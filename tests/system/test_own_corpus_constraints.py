@@ -5,14 +5,13 @@ violations reject the command (D′ is D), deontic ones are reported and the com
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import pytest
 
 import arest
 from arest.compiler.checks import KINDS
-from tests.corpus import OWN_DOMAINS, OWN_READINGS
+from tests.corpus import loaded
 
 Violation = tuple[str, str, str]  # (kind, modality, reading)
 Step = tuple[str, Any]
@@ -20,11 +19,6 @@ Step = tuple[str, Any]
 
 def asserting(fact_type: str, *values: str) -> dict[str, Any]:
     return {"fact_type": fact_type, "bindings": list(values)}
-
-
-@lru_cache(maxsize=len(OWN_DOMAINS))
-def loaded(name: str) -> Any:
-    return arest.load(OWN_READINGS / name)
 
 
 def seeded(name: str, steps: tuple[Step, ...]) -> Any:

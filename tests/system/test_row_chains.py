@@ -11,13 +11,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import arest
 from arest.algebra import apply, evaluate
 from arest.algebra.forms import comp, cons, const
 from arest.algebra.relations import Relation
 from arest.system.derive import program_of
 from arest.system.row_chains import CHAIN_ATOMS, chain_of, chain_rows
 from arest.testing import bulk_load, populations
+from tests.corpus import loaded
 
 ATOMS = ("a", "b", "c", "1")
 NAMES = ("R", "S")
@@ -120,13 +120,6 @@ def test_only_chains_of_the_recognised_steps_are_chains() -> None:
 
 
 EXAMPLES = Path(__file__).parents[2] / "readings"
-LOADED: dict[str, Any] = {}
-
-
-def loaded(name: str) -> Any:
-    if name not in LOADED:
-        LOADED[name] = arest.load(EXAMPLES / name)
-    return LOADED[name]
 
 
 @settings(max_examples=15)

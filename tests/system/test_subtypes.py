@@ -17,16 +17,10 @@ from arest.compiler.cells import POPULATION_PREFIX
 from arest.compiler.change import Change
 from arest.runtime.digest import state_digest
 from arest.testing import bulk_load, populations
+from tests.corpus import loaded
 
 READINGS = Path(__file__).parents[2] / "readings"
 SHIPPED_DOMAINS = sorted(path.name for path in READINGS.iterdir() if path.is_dir())
-LOADED: dict[str, Any] = {}
-
-
-def loaded(name: str) -> Any:
-    if name not in LOADED:
-        LOADED[name] = arest.load(READINGS / name)
-    return LOADED[name]
 
 
 def fact(fact_type: str, *bindings: str) -> dict[str, Any]:
