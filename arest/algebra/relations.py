@@ -150,7 +150,8 @@ class Relation:
         (2, ('rule-1',), [('a', 'x'), ('b', 'x')])
         >>> from arest.algebra.layers import KEPT
         >>> s = Relation.frozen(2, {("a", "c"): "b"}, Implied(("rule-1", "0"), (0, KEPT, 1)))
-        >>> s.payload(("a", "c")), s == Relation.frozen(2, {("a", "c"): ("rule-1", "0", ("a", "b", "c"))})
+        >>> whole = Relation.frozen(2, {("a", "c"): ("rule-1", "0", ("a", "b", "c"))})
+        >>> s.payload(("a", "c")), s == whole
         (('rule-1', '0', ('a', 'b', 'c')), True)
         """
         empty = cls(arity)
@@ -422,11 +423,10 @@ class Relation:
             def in_overlay(fact: Fact) -> object | None:
                 return overlay.get(fact[0], EMPTY).get(fact)
             return in_overlay
-        in_base, removed = self._base.facts.get, self._removed
+        stored_in_base, removed = self._base.facts.get, self._removed
         implied = self._base.implied
+        in_base: Callable[[Fact], object | None] = stored_in_base
         if implied is not None:
-            stored_in_base = in_base
-
             def expanded(fact: Fact) -> object | None:
                 stored = stored_in_base(fact)
                 return implied.expand(fact, stored) if type(stored) is str else stored
@@ -517,6 +517,26 @@ class Relation:
                 yield from base.facts.items()
         for payloads in self._overlay().values():
             yield from payloads.items()
+
+    def plain_items(self) -> Iterator[tuple[Fact, object]]:
+        """Each fact whose payload is no tuple (ASSERTED, or an atom), with its payload: the
+        facts no derivation supports, found without expanding a payload kept implied (which
+        stands for a tuple).
+
+        >>> sorted(Relation.of(1, [("a",)]).add(("b",), ("why",)).plain_items())
+        [(('a',), True)]
+        """
+        base = self._base
+        if base is None or base.implied is None:
+            return ((fact, payload) for fact, payload in self.items()
+                    if type(payload) is not tuple)
+        removed = self._removed
+        return chain(
+            ((fact, payload) for fact, payload in base.facts.items()
+             if type(payload) is not tuple and type(payload) is not str
+             and fact not in removed),
+            ((fact, payload) for payloads in self._overlay().values()
+             for fact, payload in payloads.items() if type(payload) is not tuple))
 
     def __contains__(self, fact: object) -> bool:
         return self._find(fact) is not _ABSENT

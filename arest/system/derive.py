@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from arest.algebra import Object, State, evaluate
-from arest.algebra.memo import IdentityMemo
 from arest.algebra.layers import KEPT, Implied
+from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import ASSERTED, Fact, Relation
 from arest.compiler.cells import PROGRAM_CELL, RULE_FACT_TYPES, RULE_MODES, asserted_cell
 from arest.compiler.derivations import EMPTY_PROGRAM, Program, Rule
@@ -68,12 +68,13 @@ def rebuilt_on_load(state: State) -> frozenset[str]:
 
 def without_derived_facts(relation: Relation) -> Relation:
     """The relation's asserted facts alone."""
-    kept = {fact: payload for fact, payload in relation.items() if not is_derived(payload)}
+    kept = dict(relation.plain_items())
     return relation if len(kept) == len(relation) else Relation.frozen(relation.arity, kept)
 
 
 def is_derived(payload: object) -> bool:
-    """Whether a fact's payload is a support (not ASSERTED, not absent)."""
+    """Whether a fact's payload is a support (not ASSERTED, not absent): a tuple, as
+    :meth:`~arest.algebra.relations.Relation.plain_items` leaves out."""
     return type(payload) is tuple
 
 
@@ -189,6 +190,9 @@ class Store:
         """From scratch: the facts the current round derived, per fact type."""
         self.implied: dict[str, Implied] = {}
         """From scratch: per fact type, the plan whose supports its dict keeps implied."""
+        self.seeding = frozenset(plan.seed for rule in stratum for plan in rule.seeds)
+        """The fact types whose new facts seed a plan of the stratum: a round's new facts
+        of any other are read by no later round."""
         for fact_type, arity in self.arity.items():
             relation = relation_of(state, fact_type, arity)
             if scratch:
@@ -375,7 +379,7 @@ def _without_derived(state: State, program: Program) -> State:
     for rule in program.rules():
         relation = state.get(rule.fact_type)
         if isinstance(relation, Relation) and rule.fact_type not in cells:
-            kept = {f: p for f, p in relation.items() if not is_derived(p)}
+            kept = dict(relation.plain_items())
             if len(kept) != len(relation):
                 cells[rule.fact_type] = Relation.frozen(relation.arity, kept)
     return state.update(cells) if cells else state
@@ -384,7 +388,7 @@ def _without_derived(state: State, program: Program) -> State:
 def _with_asserted_cells(state: State, program: Program) -> State:
     cells = {
         asserted_cell(f): Relation.frozen(2, {
-            fact: ASSERTED for fact, p in relation_of(state, f, 2).items() if not is_derived(p)})
+            fact: ASSERTED for fact, _ in relation_of(state, f, 2).plain_items()})
         for f in program.asserted
     }
     return state.update(cells) if cells else state
@@ -401,10 +405,11 @@ def insert(store: Store, rule: Rule, plan_id: str, plan: Plan, seeds: Iterable[F
         fresh = store.fresh.setdefault(fact_type, [])
         columns = _columns(plan)
         if columns == (0, 2) and store.implied_by(rule, plan_id, plan, columns) == 1:
-            batch = seeds if type(seeds) in (tuple, list) else tuple(seeds)
-            joined = pair_join(plan.steps, batch, state)  # type: ignore[arg-type]
+            batch = seeds if isinstance(seeds, (tuple, list)) else tuple(seeds)
+            joined = pair_join(plan.steps, batch, state)
             if joined is not None:
-                _enter_pairs(facts, fresh, batch, *joined)  # type: ignore[arg-type]
+                _enter_pairs(facts, fresh if fact_type in store.seeding else None, batch,
+                             *joined)
                 return
         found = rows(plan, seeds, state)
         if columns is not None and len(columns) >= 2:
@@ -433,15 +438,23 @@ def insert(store: Store, rule: Rule, plan_id: str, plan: Plan, seeds: Iterable[F
     _enter(store, rule, plan_id, plan, rows(plan, seeds, state), delta, changes)
 
 
-def _enter_pairs(facts: dict[Fact, object], fresh: list[Fact], seeds: Sequence[Fact],
-                 get: Callable[[str, tuple[Fact, ...]], Collection[Fact]], column: int,
+def _enter_pairs(facts: dict[Fact, object], fresh: list[Fact] | None, seeds: Sequence[Fact],
+                 get: Callable[[str, Collection[Fact]], Collection[Fact]], column: int,
                  new: int) -> None:
     """From scratch, a pair join's rows ⟨a, b, φ[new]⟩ entered as they are found, without
     building them (:func:`~arest.system.row_chains.pair_join`): each head ⟨a, φ[new]⟩ not
     yet in facts enters with b, its row's middle, which the fact type's implied supports
-    expand to ⟨rule, plan, ⟨a, b, φ[new]⟩⟩ — what the evaluator's rows would have given."""
-    append = fresh.append
+    expand to ⟨rule, plan, ⟨a, b, φ[new]⟩⟩ — what the evaluator's rows would have given;
+    and the round's new facts, when listed (``fresh``)."""
     empty: tuple[Fact, ...] = ()
+    if fresh is None:
+        # No later round reads them: ``setdefault`` keeps the first row's middle, one probe.
+        keep = facts.setdefault
+        for a, b in seeds:
+            for fact in get(b if column else a, empty):
+                keep((a, fact[new]), b)
+        return
+    append = fresh.append
     if column:
         for a, b in seeds:
             for fact in get(b, empty):
