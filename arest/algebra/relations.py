@@ -440,6 +440,30 @@ class Relation:
             return overlay.get(fact[0], EMPTY).get(fact)
         return in_layers
 
+    def membership(self) -> Callable[[Fact], bool]:
+        """``fact in self`` as a function that reads the layers once, for a caller checking
+        many facts of one relation (the heads a derivation finds); it reads no payload, so
+        none kept implied is rebuilt.
+
+        >>> r = Relation.frozen(1, {("a",): True, ("b",): True}).remove(("b",)).add(("c",))
+        >>> held = r.membership()
+        >>> held(("a",)), held(("b",)), held(("c",)), held(("d",))
+        (True, False, True, False)
+        """
+        if not self.arity:
+            return self.__contains__
+        overlay = self._overlay()
+        if self._base is None:
+            def in_overlay(fact: Fact) -> bool:
+                return fact in overlay.get(fact[0], EMPTY)
+            return in_overlay
+        facts, removed = self._base.facts, self._removed
+        if not overlay and not removed:
+            return facts.__contains__
+        def in_layers(fact: Fact) -> bool:
+            return (fact in facts and fact not in removed) or fact in overlay.get(fact[0], EMPTY)
+        return in_layers
+
     def changes_since(
         self, earlier: Relation
     ) -> Iterator[tuple[Fact, object | None, object | None]]:

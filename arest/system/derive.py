@@ -481,7 +481,7 @@ def _enter(store: Store, rule: Rule, plan_id: str, plan: Plan, found: tuple[Row,
     dropped it."""
     fact_type = rule.fact_type
     pending, dropped = store.pending[fact_type], store.dropped[fact_type]
-    held = store.relation(fact_type).lookup()
+    held = store.relation(fact_type).membership()
     rid = rule.id
     entered: list[Fact] = []
     enter = entered.append
@@ -489,7 +489,7 @@ def _enter(store: Store, rule: Rule, plan_id: str, plan: Plan, found: tuple[Row,
     pairs = (zip(map(itemgetter(*columns), found), found, strict=True)
              if columns is not None and len(columns) >= 2 else heads(plan, found))
     for head, row in pairs:
-        if head in pending or (held(head) is not None and head not in dropped):
+        if head in pending or (held(head) and head not in dropped):
             continue
         pending[head] = (rid, plan_id, row)
         enter(head)

@@ -54,9 +54,10 @@ def agrees(relation: Relation, model: Model) -> None:
     assert len(listed) == len(set(listed)) and set(listed) == set(model)
     pairs = list(relation.items())
     assert len(pairs) == len(model) and dict(pairs) == model
+    held, find = relation.membership(), relation.lookup()
     for fact in ALL_FACTS:
-        assert (fact in relation) == (fact in model)
-        assert relation.payload(fact) == model.get(fact)
+        assert (fact in relation) == (fact in model) == held(fact)
+        assert relation.payload(fact) == model.get(fact) == find(fact)
     for thing in NOT_FACTS:
         assert thing not in relation
     for role in (0, 1):
