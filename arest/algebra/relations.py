@@ -591,9 +591,13 @@ class Relation:
             return False
         if self._base is not other._base:
             if (self._base is not None and other._base is not None
-                    and not self._layered_entries() and not other._layered_entries()
-                    and self._base.implied == other._base.implied):
-                return self._base.facts == other._base.facts
+                    and not self._layered_entries() and not other._layered_entries()):
+                mine, theirs = self._base, other._base
+                if mine.implied is None and theirs.implied is None:
+                    return mine.facts == theirs.facts
+                if mine.implied == theirs.implied and mine.facts == theirs.facts:
+                    return True
+                # A payload kept implied in one base may be whole in the other: expanded.
             return all(other._find(fact) == payload for fact, payload in self.items())
         if self._base is None:
             return bool(self._overlay() == other._overlay())

@@ -209,6 +209,17 @@ def test_a_base_keeping_payloads_implied_is_the_relation_of_its_expanded_payload
     agrees(relation, model)
 
 
+def test_a_payload_kept_implied_equals_the_same_payload_kept_whole() -> None:
+    implied = Relation.frozen(2, {("a", "c"): "b", ("a", "b"): True}, IMPLIED)
+    whole = ("r1", "0", ("a", "b", "c"))
+    # Taken out and put back whole, then folded: one base keeps it implied, the other whole.
+    refolded = FoldsAtOnce.frozen(2, {("a", "c"): "b", ("a", "b"): True}, IMPLIED).remove(
+        ("a", "c")).add(("a", "c"), whole)
+    assert refolded.payload(("a", "c")) == whole == implied.payload(("a", "c"))
+    assert refolded == implied and implied == refolded
+    assert refolded != implied.add(("a", "c"), ("r2",))
+
+
 def test_equality_over_one_base_reads_both_sides_layers() -> None:
     base = Relation.frozen(2, {("a", "a"): True, ("b", "b"): True})
     swapped = base.remove(("a", "a")).add(("c", "c"))
