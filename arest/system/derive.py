@@ -243,6 +243,8 @@ class Store:
             return None
         kept = next(c for c in range(len(plan.variables)) if c not in columns)
         if implied is None:
+            if str in set(map(type, self.facts[rule.fact_type].values())):
+                return None  # a payload of its own is an atom: an atom kept would be misread
             self.implied[rule.fact_type] = Implied(labels, tuple(
                 KEPT if c == kept else columns.index(c) for c in range(len(plan.variables))))
         return kept

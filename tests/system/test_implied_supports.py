@@ -142,3 +142,15 @@ def test_explanations_and_commands_over_implied_supports_are_the_same(
         now, then = after_now.get(fact_type), after_then.get(fact_type)
         assert isinstance(now, Relation) and isinstance(then, Relation)
         assert sorted(now.items(), key=str) == sorted(then.items(), key=str)
+
+
+def test_a_relation_holding_an_atom_payload_keeps_every_support_whole() -> None:
+    """An atom kept for a support would read as that payload: where a fact of the relation
+    carries an atom of its own, no support is kept implied."""
+    D = with_facts(D0, [("Node_links_to_Node", ("a", "b")), ("Node_links_to_Node", ("b", "c"))])
+    links = relation_of(D, "Node_links_to_Node", 2).add(("c", "d"), "note")
+    D = D.update({"Node_links_to_Node": links})
+    derived = relation_of(derive_all(D), "Node_links_to_Node", 2)
+    assert derived.payload(("c", "d")) == "note"
+    assert list(derived.items()) == list(relation_of(whole_supports(D), "Node_links_to_Node",
+                                                      2).items())
