@@ -4,11 +4,17 @@ A relation (:mod:`arest.algebra.relations`) is base − removed ∪ overlay.  Th
 fact → payload that nothing writes once it is here, with an index per role built the first
 time that role is searched; the overlay is one persistent index per role, value →
 {fact: payload} (True under the roles after the first).
+
+A base may keep payloads *implied* (:class:`Implied`): a payload that is one atom stands for
+the payload its fact and that atom imply, so that a derivation of millions of facts keeps one
+reference per fact where the payload it stands for is two tuples.  Readers never see the
+atom: the relation gives every payload expanded.
 """
 
 from __future__ import annotations
 
 import gc
+from dataclasses import dataclass
 from typing import Final, TypeAlias, cast
 
 from arest.algebra.persistent import EMPTY, PersistentMap
@@ -25,19 +31,69 @@ _FEW: Final = 8
 """Up to this many facts, an overlay index is edited one path at a time rather than in a batch."""
 
 
+@dataclass(frozen=True, slots=True)
+class Implied:
+    """The payloads a base keeps as one atom each: ⟨l₁, …, lₖ, ⟨c₁, …, cₙ⟩⟩ from a fact φ and
+    its kept atom a, where cᵢ = a when ``columns[i]`` is :data:`KEPT`, else φ[columns[i]].
+
+    A derivation's support ⟨rule, plan, row⟩ whose row holds the fact's values and one more
+    (a closure's middle node) is such a payload: its labels are the rule and the plan.
+
+    >>> implied = Implied(("rule-1", "0"), (0, KEPT, 1))
+    >>> implied.expand(("a", "c"), "b")
+    ('rule-1', '0', ('a', 'b', 'c'))
+    >>> implied.payload(("a", "c"), True), implied.payload(("a", "c"), "b")[2]
+    (True, ('a', 'b', 'c'))
+    """
+
+    labels: tuple[str, ...]
+    columns: tuple[int, ...]
+
+    def expand(self, fact: Fact, kept: str) -> tuple[object, ...]:
+        """The payload the fact and its kept atom stand for."""
+        return (*self.labels, tuple(kept if c == KEPT else fact[c] for c in self.columns))
+
+    def payload(self, fact: Fact, stored: object) -> object:
+        """The payload a stored value stands for: expanded when it is an atom (a kept one),
+        itself otherwise."""
+        return self.expand(fact, stored) if type(stored) is str else stored
+
+
+KEPT: Final = -1
+"""In :attr:`Implied.columns`, the column that holds the kept atom."""
+
+
 class Base:
     """A frozen batch of facts, fact → payload, and an index per role built on first use.
 
     Shared by every relation layered on it, so nothing writes ``facts`` once it is here.
     An index (value → the facts holding it in that role) only caches what ``facts`` says:
-    two threads racing to build it build the same thing.
+    two threads racing to build it build the same thing.  With ``implied``, a stored value
+    that is an atom stands for ``implied.payload(fact, atom)``: nothing else in such a base
+    is an atom (:data:`~arest.algebra.relations.ASSERTED` is not, nor is a support).
     """
 
-    __slots__ = ("_by_role", "facts")
+    __slots__ = ("_by_role", "facts", "implied")
 
-    def __init__(self, arity: int, facts: dict[Fact, object]) -> None:
+    def __init__(self, arity: int, facts: dict[Fact, object],
+                 implied: Implied | None = None) -> None:
         self.facts = facts
+        self.implied = implied
         self._by_role: list[dict[str, Group] | None] = [None] * arity
+
+    def payloads(self) -> dict[Fact, object]:
+        """fact → payload, every implied one expanded (``facts`` itself when none is).
+
+        >>> base = Base(2, {("a", "c"): "b", ("a", "b"): True}, Implied(("r", "0"), (0, KEPT, 1)))
+        >>> base.payloads()
+        {('a', 'c'): ('r', '0', ('a', 'b', 'c')), ('a', 'b'): True}
+        """
+        implied = self.implied
+        if implied is None:
+            return self.facts
+        expand = implied.expand
+        return {fact: expand(fact, stored) if type(stored) is str else stored
+                for fact, stored in self.facts.items()}
 
     def is_indexed(self, role: int) -> bool:
         """Whether the index of role is built."""

@@ -43,7 +43,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from itertools import chain
 from typing import Any, ClassVar, Final, Protocol, TypeAlias
 
-from arest.algebra.layers import Base, edited
+from arest.algebra.layers import Base, Implied, edited
 from arest.algebra.layers import Fact as Fact
 from arest.algebra.layers import Index as _Index
 from arest.algebra.objects import Object
@@ -134,21 +134,30 @@ class Relation:
         return (facts, trail, length)
 
     @classmethod
-    def frozen(cls, arity: int, facts: dict[Fact, object]) -> Relation:
+    def frozen(cls, arity: int, facts: dict[Fact, object],
+               implied: Implied | None = None) -> Relation:
         """The relation holding facts (fact → payload), wrapped in O(1): the dict becomes its base.
 
         The relation owns facts from now on: the caller must not change the dict afterwards,
         and vouches that every key is a tuple of arity atoms (nothing is checked, so nothing
-        is read).  An index is built the first time a role is searched.
+        is read).  An index is built the first time a role is searched.  With ``implied``, a
+        value that is an atom stands for the payload ``implied`` expands it to
+        (:class:`~arest.algebra.layers.Implied`), and the caller vouches that no other value
+        is an atom; every reader of the relation sees the payloads expanded.
 
         >>> r = Relation.frozen(2, {("a", "x"): True, ("b", "x"): ("rule-1",)})
         >>> len(r), r.payload(("b", "x")), sorted(r.matching(1, "x"))
         (2, ('rule-1',), [('a', 'x'), ('b', 'x')])
+        >>> from arest.algebra.layers import KEPT
+        >>> s = Relation.frozen(2, {("a", "c"): "b"}, Implied(("rule-1", "0"), (0, KEPT, 1)))
+        >>> whole = Relation.frozen(2, {("a", "c"): ("rule-1", "0", ("a", "b", "c"))})
+        >>> s.payload(("a", "c")), s == whole
+        (('rule-1', '0', ('a', 'b', 'c')), True)
         """
         empty = cls(arity)
         if not facts:
             return empty
-        return empty._layered(Base(arity, facts), empty._indexes, EMPTY, len(facts))
+        return empty._layered(Base(arity, facts, implied), empty._indexes, EMPTY, len(facts))
 
     @classmethod
     def of(cls, arity: int, facts: Iterable[Fact]) -> Relation:
@@ -188,6 +197,8 @@ class Relation:
         base = self._base
         if known is _ABSENT and base is not None:
             in_base = base.facts.get(fact, _ABSENT)
+            if base.implied is not None and in_base is not _ABSENT:
+                in_base = base.implied.payload(fact, in_base)
             if in_base is not _ABSENT:
                 if fact not in self._removed and in_base == payload:
                     return self
@@ -315,7 +326,17 @@ class Relation:
         """
         if not self._size:
             return type(self).frozen(self.arity, changes)  # nothing there: all are additions
-        facts = dict(self._base.facts) if self._base is not None else {}
+        base = self._base
+        implied = base.implied if base is not None else None
+        if implied is not None and any(type(payload) is str for payload in chain(
+                changes.values(), *(p.values() for p in self._overlay().values()))):
+            implied = None  # an atom payload of its own: the kept atoms are expanded
+        if base is None:
+            facts: dict[Fact, object] = {}
+        elif implied is None and base.implied is not None:
+            facts = base.payloads()  # a new dict, every kept atom expanded
+        else:
+            facts = dict(base.facts)
         for fact in self._removed:
             del facts[fact]
         for payloads in self._overlay().values():
@@ -323,11 +344,12 @@ class Relation:
         facts.update(changes)
         for fact in [fact for fact, payload in changes.items() if payload is _ABSENT]:
             del facts[fact]
-        return type(self).frozen(self.arity, facts)
+        return type(self).frozen(self.arity, facts, implied)
 
     def _overlaid(self, changes: dict[Fact, object]) -> Relation:
         """The changed relation with the base as it is, the changes made in overlay and removed."""
         base_facts = self._base.facts if self._base is not None else {}
+        implied = self._base.implied if self._base is not None else None
         overlay, removed, size = self._indexes[0], self._removed, self._size
         written: list[tuple[Fact, object, bool]] = []  # (fact, payload, new to the overlay)
         dropped: list[Fact] = []  # facts leaving the overlay
@@ -336,6 +358,8 @@ class Relation:
         for fact, payload in changes.items():
             in_overlay = fact in overlay.get(fact[0], EMPTY)
             in_base = base_facts.get(fact, _ABSENT)
+            if implied is not None and in_base is not _ABSENT:
+                in_base = implied.payload(fact, in_base)
             was_hidden = fact in removed
             size += (payload is not _ABSENT) - (
                 in_overlay or (in_base is not _ABSENT and not was_hidden))
@@ -365,10 +389,11 @@ class Relation:
         """fact's payload, or _ABSENT when fact is not in the relation."""
         if type(fact) is not tuple or len(fact) != self.arity:
             return _ABSENT
-        if self._base is not None:
-            payload = self._base.facts.get(fact, _ABSENT)
+        base = self._base
+        if base is not None:
+            payload = base.facts.get(fact, _ABSENT)
             if payload is not _ABSENT and fact not in self._removed:
-                return payload
+                return payload if base.implied is None else base.implied.payload(fact, payload)
         return self._indexes[0].get(fact[0], EMPTY).get(fact, _ABSENT) if fact else _ABSENT
 
     def payload(self, fact: Fact) -> object | None:
@@ -398,7 +423,14 @@ class Relation:
             def in_overlay(fact: Fact) -> object | None:
                 return overlay.get(fact[0], EMPTY).get(fact)
             return in_overlay
-        in_base, removed = self._base.facts.get, self._removed
+        stored_in_base, removed = self._base.facts.get, self._removed
+        implied = self._base.implied
+        in_base: Callable[[Fact], object | None] = stored_in_base
+        if implied is not None:
+            def expanded(fact: Fact) -> object | None:
+                stored = stored_in_base(fact)
+                return implied.expand(fact, stored) if type(stored) is str else stored
+            in_base = expanded
         if not overlay and not removed:
             return in_base
         def in_layers(fact: Fact) -> object | None:
@@ -406,6 +438,30 @@ class Relation:
             if payload is not None and fact not in removed:
                 return payload
             return overlay.get(fact[0], EMPTY).get(fact)
+        return in_layers
+
+    def membership(self) -> Callable[[Fact], bool]:
+        """``fact in self`` as a function that reads the layers once, for a caller checking
+        many facts of one relation (the heads a derivation finds); it reads no payload, so
+        none kept implied is rebuilt.
+
+        >>> r = Relation.frozen(1, {("a",): True, ("b",): True}).remove(("b",)).add(("c",))
+        >>> held = r.membership()
+        >>> held(("a",)), held(("b",)), held(("c",)), held(("d",))
+        (True, False, True, False)
+        """
+        if not self.arity:
+            return self.__contains__
+        overlay = self._overlay()
+        if self._base is None:
+            def in_overlay(fact: Fact) -> bool:
+                return fact in overlay.get(fact[0], EMPTY)
+            return in_overlay
+        facts, removed = self._base.facts, self._removed
+        if not overlay and not removed:
+            return facts.__contains__
+        def in_layers(fact: Fact) -> bool:
+            return (fact in facts and fact not in removed) or fact in overlay.get(fact[0], EMPTY)
         return in_layers
 
     def changes_since(
@@ -471,15 +527,40 @@ class Relation:
         >>> sorted(Relation.of(1, [("a",)]).add(("b",), ("why",)).items())
         [(('a',), True), (('b',), ('why',))]
         """
-        if self._base is not None:
-            removed = self._removed
-            if removed:
-                yield from ((fact, payload) for fact, payload in self._base.facts.items()
+        base = self._base
+        if base is not None:
+            removed, implied = self._removed, base.implied
+            if implied is not None:
+                expand = implied.expand
+                yield from ((fact, expand(fact, payload) if type(payload) is str else payload)
+                            for fact, payload in base.facts.items() if fact not in removed)
+            elif removed:
+                yield from ((fact, payload) for fact, payload in base.facts.items()
                             if fact not in removed)
             else:
-                yield from self._base.facts.items()
+                yield from base.facts.items()
         for payloads in self._overlay().values():
             yield from payloads.items()
+
+    def plain_items(self) -> Iterator[tuple[Fact, object]]:
+        """Each fact whose payload is no tuple (ASSERTED, or an atom), with its payload: the
+        facts no derivation supports, found without expanding a payload kept implied (which
+        stands for a tuple).
+
+        >>> sorted(Relation.of(1, [("a",)]).add(("b",), ("why",)).plain_items())
+        [(('a',), True)]
+        """
+        base = self._base
+        if base is None or base.implied is None:
+            return ((fact, payload) for fact, payload in self.items()
+                    if type(payload) is not tuple)
+        removed = self._removed
+        return chain(
+            ((fact, payload) for fact, payload in base.facts.items()
+             if type(payload) is not tuple and type(payload) is not str
+             and fact not in removed),
+            ((fact, payload) for payloads in self._overlay().values()
+             for fact, payload in payloads.items() if type(payload) is not tuple))
 
     def __contains__(self, fact: object) -> bool:
         return self._find(fact) is not _ABSENT
@@ -488,6 +569,11 @@ class Relation:
         return self._size
 
     def __iter__(self) -> Iterator[Fact]:
+        if self._base is not None and not self._removed and not self._overlay():
+            return iter(self._base.facts)  # a frozen relation: its dict's keys, read in C
+        return self._layered_facts()
+
+    def _layered_facts(self) -> Iterator[Fact]:
         if self._base is not None:
             removed = self._removed
             if removed:
@@ -506,7 +592,12 @@ class Relation:
         if self._base is not other._base:
             if (self._base is not None and other._base is not None
                     and not self._layered_entries() and not other._layered_entries()):
-                return self._base.facts == other._base.facts
+                mine, theirs = self._base, other._base
+                if mine.implied is None and theirs.implied is None:
+                    return mine.facts == theirs.facts
+                if mine.implied == theirs.implied and mine.facts == theirs.facts:
+                    return True
+                # A payload kept implied in one base may be whole in the other: expanded.
             return all(other._find(fact) == payload for fact, payload in self.items())
         if self._base is None:
             return bool(self._overlay() == other._overlay())

@@ -88,11 +88,10 @@ def state_digest(state: State) -> int:
             continue
         assert isinstance(contents, Relation)
         head = f"[{encode_basestring(cell)},["
-        for fact, payload in contents.items():
-            if not is_derived(payload):
-                encoded = head + ",".join(map(encode_basestring, fact)) + "]]"
-                total += number(blake2b(encoded.encode("utf-8", "surrogatepass"),
-                                        digest_size=32).digest(), "big")
+        for fact, _ in contents.plain_items():  # not is_derived: no payload expanded
+            encoded = head + ",".join(map(encode_basestring, fact)) + "]]"
+            total += number(blake2b(encoded.encode("utf-8", "surrogatepass"),
+                                    digest_size=32).digest(), "big")
     return total % MODULUS
 
 
@@ -135,9 +134,9 @@ def asserted_delta(before: State, after: State, cells: Iterable[str]) -> Delta:
             continue
         delta.exact = False
         if isinstance(old, Relation):
-            removed.extend((cell, fact) for fact, p in old.items() if not is_derived(p))
+            removed.extend((cell, fact) for fact, _ in old.plain_items())
         if isinstance(new, Relation):
-            added.extend((cell, fact) for fact, p in new.items() if not is_derived(p))
+            added.extend((cell, fact) for fact, _ in new.plain_items())
     return delta
 
 

@@ -14,17 +14,18 @@ command's delta by DRed in :mod:`arest.system.dred`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 
 from arest.algebra import Object, State, evaluate
+from arest.algebra.layers import KEPT, Implied
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import ASSERTED, Fact, Relation
 from arest.compiler.cells import PROGRAM_CELL, RULE_FACT_TYPES, RULE_MODES, asserted_cell
 from arest.compiler.derivations import EMPTY_PROGRAM, Program, Rule
 from arest.compiler.plans import Plan, literal_of
-from arest.system.row_chains import chain_rows
+from arest.system.row_chains import chain_rows, pair_join
 
 _decoded = IdentityMemo(Program.from_object, limit=64)
 
@@ -67,12 +68,13 @@ def rebuilt_on_load(state: State) -> frozenset[str]:
 
 def without_derived_facts(relation: Relation) -> Relation:
     """The relation's asserted facts alone."""
-    kept = {fact: payload for fact, payload in relation.items() if not is_derived(payload)}
+    kept = dict(relation.plain_items())
     return relation if len(kept) == len(relation) else Relation.frozen(relation.arity, kept)
 
 
 def is_derived(payload: object) -> bool:
-    """Whether a fact's payload is a support (not ASSERTED, not absent)."""
+    """Whether a fact's payload is a support (not ASSERTED, not absent): a tuple, as
+    :meth:`~arest.algebra.relations.Relation.plain_items` leaves out."""
     return type(payload) is tuple
 
 
@@ -166,6 +168,11 @@ class Store:
 
     From scratch they are plain dicts of payloads, frozen into relations at the end (a bulk
     load); from a delta, pending writes go to the persistent relations at each round's end.
+
+    From scratch, the supports of one plan per fact type are kept implied (``implied``):
+    when the plan's row holds the fact's values and one more, the fact's payload in the dict
+    is that one atom, which the relation expands to ⟨rule, plan, row⟩ when read
+    (:class:`~arest.algebra.layers.Implied`), so that a fact keeps no tuple but itself.
     """
 
     def __init__(self, state: State, stratum: tuple[Rule, ...], scratch: bool) -> None:
@@ -181,6 +188,11 @@ class Store:
         fact P lacks)."""
         self.fresh: dict[str, list[Fact]] = {}
         """From scratch: the facts the current round derived, per fact type."""
+        self.implied: dict[str, Implied] = {}
+        """From scratch: per fact type, the plan whose supports its dict keeps implied."""
+        self.seeding = frozenset(plan.seed for rule in stratum for plan in rule.seeds)
+        """The fact types whose new facts seed a plan of the stratum: a round's new facts
+        of any other are read by no later round."""
         for fact_type, arity in self.arity.items():
             relation = relation_of(state, fact_type, arity)
             if scratch:
@@ -188,7 +200,9 @@ class Store:
 
     def payload(self, fact_type: str, fact: Fact) -> object:
         if self.scratch:
-            return self.facts[fact_type].get(fact)
+            stored = self.facts[fact_type].get(fact)
+            implied = self.implied.get(fact_type)
+            return stored if implied is None else implied.payload(fact, stored)
         found = self.pending[fact_type].get(fact)
         if found is not None:
             return found
@@ -215,6 +229,26 @@ class Store:
             self.dropped[fact_type].add(fact)
             self.dropped_since_view.add(fact_type)
 
+    def implied_by(self, rule: Rule, plan_id: str, plan: Plan,
+                   columns: tuple[int, ...]) -> int | None:
+        """From scratch: the column of the plan's rows whose atom the fact type's dict keeps
+        for each fact the plan derives (its support implied), when the plan's rows hold the
+        fact's values in ``columns`` and one more and no other plan's supports are implied
+        there; None when the plan's supports are kept whole."""
+        if len(plan.variables) != len(columns) + 1 or len(set(columns)) != len(columns):
+            return None
+        labels = (rule.id, plan_id)
+        implied = self.implied.get(rule.fact_type)
+        if implied is not None and implied.labels != labels:
+            return None
+        kept = next(c for c in range(len(plan.variables)) if c not in columns)
+        if implied is None:
+            if str in set(map(type, self.facts[rule.fact_type].values())):
+                return None  # a payload of its own is an atom: an atom kept would be misread
+            self.implied[rule.fact_type] = Implied(labels, tuple(
+                KEPT if c == kept else columns.index(c) for c in range(len(plan.variables))))
+        return kept
+
     def take_fresh(self) -> dict[str, list[Fact]]:
         """From scratch: the facts derived since the last call, per fact type."""
         fresh, self.fresh = self.fresh, {}
@@ -224,7 +258,8 @@ class Store:
         """The state with every write so far."""
         if self.scratch:
             return self.state.update({
-                fact_type: Relation.frozen(self.arity[fact_type], dict(facts))
+                fact_type: Relation.frozen(self.arity[fact_type], dict(facts),
+                                           self.implied.get(fact_type))
                 for fact_type, facts in self.facts.items()
             })
         cells = {}
@@ -244,7 +279,8 @@ class Store:
     def result(self) -> State:
         if self.scratch:
             return self.state.update({
-                fact_type: Relation.frozen(self.arity[fact_type], facts)
+                fact_type: Relation.frozen(self.arity[fact_type], facts,
+                                           self.implied.get(fact_type))
                 for fact_type, facts in self.facts.items()
             })
         return self.view()
@@ -345,7 +381,7 @@ def _without_derived(state: State, program: Program) -> State:
     for rule in program.rules():
         relation = state.get(rule.fact_type)
         if isinstance(relation, Relation) and rule.fact_type not in cells:
-            kept = {f: p for f, p in relation.items() if not is_derived(p)}
+            kept = dict(relation.plain_items())
             if len(kept) != len(relation):
                 cells[rule.fact_type] = Relation.frozen(relation.arity, kept)
     return state.update(cells) if cells else state
@@ -354,7 +390,7 @@ def _without_derived(state: State, program: Program) -> State:
 def _with_asserted_cells(state: State, program: Program) -> State:
     cells = {
         asserted_cell(f): Relation.frozen(2, {
-            fact: ASSERTED for fact, p in relation_of(state, f, 2).items() if not is_derived(p)})
+            fact: ASSERTED for fact, _ in relation_of(state, f, 2).plain_items()})
         for f in program.asserted
     }
     return state.update(cells) if cells else state
@@ -364,17 +400,33 @@ def insert(store: Store, rule: Rule, plan_id: str, plan: Plan, seeds: Iterable[F
             state: State, delta: Facts, changes: Changes | None = None) -> None:
     """Run one plan on seeds; each consequent not yet in P enters with its support."""
     fact_type = rule.fact_type
-    found = rows(plan, seeds, state)
     if store.scratch:
         # Every head enters ``facts`` the first time it is seen, so the round's new facts
         # are distinct without a set of their own.
         facts = store.facts[fact_type]
         fresh = store.fresh.setdefault(fact_type, [])
         columns = _columns(plan)
+        if columns == (0, 2) and store.implied_by(rule, plan_id, plan, columns) == 1:
+            batch = seeds if isinstance(seeds, (tuple, list)) else tuple(seeds)
+            joined = pair_join(plan.steps, batch, state)
+            if joined is not None:
+                _enter_pairs(facts, fresh if fact_type in store.seeding else None, batch,
+                             *joined)
+                return
+        found = rows(plan, seeds, state)
         if columns is not None and len(columns) >= 2:
             # The hot loop of a closure: one dict probe per row.
-            rid = rule.id
             append = fresh.append
+            kept = store.implied_by(rule, plan_id, plan, columns)
+            if kept is not None:
+                atoms = list(map(itemgetter(kept), found))
+                if set(map(type, atoms)) <= {str}:  # atoms, as rows hold: never a support
+                    for head, atom in zip(map(itemgetter(*columns), found), atoms, strict=True):
+                        if head not in facts:
+                            facts[head] = atom
+                            append(head)
+                    return
+            rid = rule.id
             for head, row in zip(map(itemgetter(*columns), found), found, strict=True):
                 if head not in facts:
                     facts[head] = (rid, plan_id, row)
@@ -385,7 +437,40 @@ def insert(store: Store, rule: Rule, plan_id: str, plan: Plan, seeds: Iterable[F
                 facts[head] = (rule.id, plan_id, row)
                 fresh.append(head)
         return
-    _enter(store, rule, plan_id, plan, found, delta, changes)
+    _enter(store, rule, plan_id, plan, rows(plan, seeds, state), delta, changes)
+
+
+def _enter_pairs(facts: dict[Fact, object], fresh: list[Fact] | None, seeds: Sequence[Fact],
+                 get: Callable[[str, Collection[Fact]], Collection[Fact]], column: int,
+                 new: int) -> None:
+    """From scratch, a pair join's rows ⟨a, b, φ[new]⟩ entered as they are found, without
+    building them (:func:`~arest.system.row_chains.pair_join`): each head ⟨a, φ[new]⟩ not
+    yet in facts enters with b, its row's middle, which the fact type's implied supports
+    expand to ⟨rule, plan, ⟨a, b, φ[new]⟩⟩ — what the evaluator's rows would have given;
+    and the round's new facts, when listed (``fresh``)."""
+    empty: tuple[Fact, ...] = ()
+    if fresh is None:
+        # No later round reads them: ``setdefault`` keeps the first row's middle, one probe.
+        keep = facts.setdefault
+        for a, b in seeds:
+            for fact in get(b if column else a, empty):
+                keep((a, fact[new]), b)
+        return
+    append = fresh.append
+    if column:
+        for a, b in seeds:
+            for fact in get(b, empty):
+                head = (a, fact[new])
+                if head not in facts:
+                    facts[head] = b
+                    append(head)
+    else:
+        for a, b in seeds:
+            for fact in get(a, empty):
+                head = (a, fact[new])
+                if head not in facts:
+                    facts[head] = b
+                    append(head)
 
 
 def _enter(store: Store, rule: Rule, plan_id: str, plan: Plan, found: tuple[Row, ...],
@@ -398,7 +483,7 @@ def _enter(store: Store, rule: Rule, plan_id: str, plan: Plan, found: tuple[Row,
     dropped it."""
     fact_type = rule.fact_type
     pending, dropped = store.pending[fact_type], store.dropped[fact_type]
-    held = store.relation(fact_type).lookup()
+    held = store.relation(fact_type).membership()
     rid = rule.id
     entered: list[Fact] = []
     enter = entered.append
@@ -406,7 +491,7 @@ def _enter(store: Store, rule: Rule, plan_id: str, plan: Plan, found: tuple[Row,
     pairs = (zip(map(itemgetter(*columns), found), found, strict=True)
              if columns is not None and len(columns) >= 2 else heads(plan, found))
     for head, row in pairs:
-        if head in pending or (held(head) is not None and head not in dropped):
+        if head in pending or (held(head) and head not in dropped):
             continue
         pending[head] = (rid, plan_id, row)
         enter(head)

@@ -33,7 +33,7 @@ equal to the reference reducer's, over generated chains, relations, seeds and de
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Final
 
 from arest.algebra import Object
@@ -286,3 +286,69 @@ def chain_rows(f: Object, seeds: Rows, defs: Mapping[str, Cell]) -> Rows | None:
     for step in chain.steps:
         rows = step(rows, defs)
     return rows
+
+
+PAIR_BIND: Final = ("+", "+")
+"""The bind spec of a plan seeded by pairs: each seed fact is its row."""
+
+
+def pair_join_of(f: Object) -> tuple[str, int, int, int] | None:
+    """(relation, role, column, new role) when f is ``join∘[R̄, spec̄, id]∘bind∘[⟨+, +⟩̄, id]``
+    with a spec of two roles, one ``⟨=, k⟩`` (k = column + 1 ≤ 2) at ``role`` and one ``+``:
+    each seed pair ⟨a, b⟩ extended, for each fact φ of R holding the pair's value in column
+    at role, by φ[new role]; None for any other f.
+
+    >>> steps = ("COMP", ("COMP", "join", ("CONS", ("CONST", "S"), ("CONST", (("=", "2"), "+")),
+    ...          "id")), ("COMP", "bind", ("CONS", ("CONST", ("+", "+")), "id")))
+    >>> pair_join_of(steps)
+    ('S', 0, 1, 1)
+    """
+    if not (type(f) is tuple and len(f) == 3 and f[0] == "COMP"):
+        return None
+    joined, bound = _constants(f[1], "join"), _constants(f[2], "bind")
+    if (joined is None or bound is None or bound != ((PAIR_BIND,), "id")
+            or joined[1] != "id" or len(joined[0]) != 2):
+        return None
+    name, spec = joined[0]
+    if type(name) is not str or type(spec) is not tuple or len(spec) != 2 or "+" not in spec:
+        return None
+    new = spec.index("+")
+    term = spec[1 - new]
+    if not (type(term) is tuple and len(term) == 2 and term[0] == "="):
+        return None
+    column = _digit(term[1])
+    return None if column is None or column > 1 else (name, 1 - new, column, new)
+
+
+_pair_joins = IdentityMemo(pair_join_of)
+"""Each plan's pair join (or None), by the identity of its steps."""
+
+
+def pair_join(f: Object, seeds: Sequence[Row], defs: Mapping[str, Cell]
+              ) -> tuple[Callable[[str, Collection[Row]], Collection[Row]], int, int] | None:
+    """(index look-up, column, new role) of f's join where f is a pair join
+    (:func:`pair_join_of`) D leaves plain over seeds that are pairs: f:seeds is then
+    ⟨⟨a, b, φ[new role]⟩ | ⟨a, b⟩ ∈ seeds, φ ∈ look-up(⟨a, b⟩[column])⟩ in that order, as the
+    evaluator's join computes it; None anywhere else.
+
+    >>> from arest.algebra import evaluate
+    >>> steps = ("COMP", ("COMP", "join", ("CONS", ("CONST", "S"), ("CONST", (("=", "2"), "+")),
+    ...          "id")), ("COMP", "bind", ("CONS", ("CONST", ("+", "+")), "id")))
+    >>> D = {"S": Relation.of(2, [("b", "c"), ("b", "d")])}
+    >>> get, column, new = pair_join(steps, (("a", "b"),), D)
+    >>> [("a", "b", fact[new]) for fact in get("b", ())] == list(evaluate(steps, (("a", "b"),), D))
+    True
+    """
+    joined = _pair_joins(f)
+    if joined is None or any(atom in defs for atom in CHAIN_ATOMS):
+        return None
+    name, role, column, new = joined
+    cell = defs.get(name)
+    if cell is not None and not (isinstance(cell, Relation) and cell.arity == 2):
+        return None
+    if type(seeds) not in (tuple, list) or not set(map(type, seeds)) <= {tuple} or not set(
+            map(len, seeds)) <= {2}:
+        return None
+    if cell is None:
+        return (lambda value, default: default), column, new
+    return cell.by_value(role).get, column, new

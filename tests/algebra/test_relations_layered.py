@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from arest.algebra.layers import KEPT, Implied
 from arest.algebra.relations import ASSERTED, Fact, Relation
 from arest.runtime.codec import decode_cell, encode_cell
 
@@ -40,6 +41,9 @@ facts = st.sampled_from(ALL_FACTS)
 payloads = st.sampled_from([ASSERTED, "T", (), ("r1",), ("r2", ("a", "b"))]) | st.builds(
     lambda name: (name,), st.sampled_from(["r1", "r3"]))
 kinds = st.sampled_from(KINDS)
+whole = st.sampled_from([ASSERTED, (), ("r1", "0", ("a", "b", "c"))])
+"""Payloads a base keeping others implied holds whole: never an atom."""
+IMPLIED = Implied(("r1", "0"), (0, KEPT, 1))
 Model = dict[Fact, object]
 
 
@@ -50,9 +54,10 @@ def agrees(relation: Relation, model: Model) -> None:
     assert len(listed) == len(set(listed)) and set(listed) == set(model)
     pairs = list(relation.items())
     assert len(pairs) == len(model) and dict(pairs) == model
+    held, find = relation.membership(), relation.lookup()
     for fact in ALL_FACTS:
-        assert (fact in relation) == (fact in model)
-        assert relation.payload(fact) == model.get(fact)
+        assert (fact in relation) == (fact in model) == held(fact)
+        assert relation.payload(fact) == model.get(fact) == find(fact)
     for thing in NOT_FACTS:
         assert thing not in relation
     for role in (0, 1):
@@ -89,6 +94,14 @@ class Versions(RuleBasedStateMachine):
         self.handed.append((start, dict(start)))
         self.keep(kind.frozen(2, start), start)
         self.keep(kind(2), {})
+
+    @rule(kind=kinds, start=st.dictionaries(facts, st.sampled_from(ATOMS) | whole))
+    def implied(self, kind: type[Relation], start: Model) -> None:
+        """A base keeping some payloads implied (an atom each): the relation is the
+        model of the payloads they stand for, whatever is done to it after."""
+        model = {fact: IMPLIED.payload(fact, stored) for fact, stored in start.items()}
+        self.handed.append((start, dict(start)))
+        self.keep(kind.frozen(2, start, IMPLIED), model)
 
     @rule(data=st.data(), kind=kinds, batch=st.lists(facts))
     def of(self, data: st.DataObject, kind: type[Relation], batch: list[Fact]) -> None:
@@ -174,6 +187,37 @@ def test_an_encoded_relation_decodes_to_itself(
     for adding, fact, payload in steps:
         relation = relation.add(fact, payload) if adding else relation.remove(fact)
         assert decode_cell(encode_cell(relation)) == relation
+
+
+@settings(max_examples=60)
+@given(kinds, st.dictionaries(facts, st.sampled_from(ATOMS) | whole),
+       st.lists(st.tuples(st.booleans(), facts, payloads), max_size=12))
+def test_a_base_keeping_payloads_implied_is_the_relation_of_its_expanded_payloads(
+    kind: type[Relation], start: Model, steps: list[tuple[bool, Fact, object]]
+) -> None:
+    relation = kind.frozen(2, dict(start), IMPLIED)
+    model = {fact: IMPLIED.payload(fact, stored) for fact, stored in start.items()}
+    for adding, fact, payload in [(True, ("a", "a"), ASSERTED), *steps]:
+        agrees(relation, model)
+        assert decode_cell(encode_cell(relation)) == relation
+        assert encode_cell(relation) == encode_cell(Relation.frozen(2, dict(relation.items())))
+        relation = relation.add(fact, payload) if adding else relation.remove(fact)
+        if adding:
+            model[fact] = payload
+        else:
+            model.pop(fact, None)
+    agrees(relation, model)
+
+
+def test_a_payload_kept_implied_equals_the_same_payload_kept_whole() -> None:
+    implied = Relation.frozen(2, {("a", "c"): "b", ("a", "b"): True}, IMPLIED)
+    whole = ("r1", "0", ("a", "b", "c"))
+    # Taken out and put back whole, then folded: one base keeps it implied, the other whole.
+    refolded = FoldsAtOnce.frozen(2, {("a", "c"): "b", ("a", "b"): True}, IMPLIED).remove(
+        ("a", "c")).add(("a", "c"), whole)
+    assert refolded.payload(("a", "c")) == whole == implied.payload(("a", "c"))
+    assert refolded == implied and implied == refolded
+    assert refolded != implied.add(("a", "c"), ("r2",))
 
 
 def test_equality_over_one_base_reads_both_sides_layers() -> None:
