@@ -34,7 +34,11 @@ def __getattr__(name: str) -> Any:
     if name in __all__:
         from arest import api
 
-        return getattr(api, name)
+        found = getattr(api, name)
+        # Kept as the module's own attribute, so that later reads (``arest.apply`` per
+        # command) find it without this call.
+        globals()[name] = found
+        return found
     raise AttributeError(f"module 'arest' has no attribute {name!r}")
 
 

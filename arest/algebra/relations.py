@@ -190,30 +190,52 @@ class Relation:
             known = self._find(fact)
             return self if known is not _ABSENT and known == payload else self._changed(
                 {fact: payload})
-        first, *others = self._indexes
+        indexes = self._indexes
+        first = indexes[0]
         head = fact[0]
-        group = first.get(head, EMPTY)
-        known = group.get(fact, _ABSENT)
+        group = first.get(head)
+        if group is None:
+            group = EMPTY
+        else:
+            known = group.get(fact, _ABSENT)
+            if known is not _ABSENT:
+                return self if known == payload else self._changed({fact: payload})
         base = self._base
-        if known is _ABSENT and base is not None:
+        base_size = 0
+        if base is not None:
             in_base = base.facts.get(fact, _ABSENT)
-            if base.implied is not None and in_base is not _ABSENT:
-                in_base = base.implied.payload(fact, in_base)
             if in_base is not _ABSENT:
+                if base.implied is not None:
+                    in_base = base.implied.payload(fact, in_base)
                 if fact not in self._removed and in_base == payload:
                     return self
                 return self._changed({fact: payload})
-        elif known is not _ABSENT:
-            return self if known == payload else self._changed({fact: payload})
+            base_size = len(base.facts)
         # A new fact: one path per role in the overlay, unless the layers are due a fold.
-        base_size = len(base.facts) if base is not None else 0
-        if self._layered_entries() >= max(self.compaction_floor, base_size // 2):
+        removed, size, floor = self._removed, self._size, self.compaction_floor
+        layered = size - base_size + 2 * len(removed)  # _layered_entries, inline
+        if layered >= floor and layered >= base_size // 2:
             return self._changed({fact: payload})
-        indexes = (first.set(head, group.set(fact, payload)),
-                   *(index.set(value, index.get(value, EMPTY).set(fact, True))
-                     for index, value in zip(others, fact[1:], strict=True)))
-        return self._layered(base, indexes, self._removed, self._size + 1,
-                             self._edited((fact,)))
+        written = first.set(head, group.set(fact, payload))
+        if arity == 1:
+            indexes = (written,)
+        elif arity == 2:
+            second, value = indexes[1], fact[1]
+            indexes = (written, second.set(value, second.get(value, EMPTY).set(fact, True)))
+        else:
+            indexes = (written, *[index.set(value, index.get(value, EMPTY).set(fact, True))
+                                  for index, value in zip(indexes[1:], fact[1:], strict=True)])
+        # The trail grows by one edit (``_edited``, inline: the same cut).
+        trail = self._trail
+        length = (trail[2] if trail is not None else 0) + 1
+        if length > 2 * floor and length > 2 * (layered + 1):
+            trail = ((fact,), _CUT, 1)
+        else:
+            trail = ((fact,), trail, length)
+        new = object.__new__(type(self))
+        new.arity, new._base, new._indexes = arity, base, indexes
+        new._removed, new._size, new._trail = removed, size + 1, trail
+        return new
 
     def extended(self, facts: Iterable[Fact]) -> Relation:
         """This relation with many facts added in one batch, ASSERTED; facts already there keep

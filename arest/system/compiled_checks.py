@@ -27,8 +27,7 @@ reports (``tests/system/test_compiled_create.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from operator import is_
-from typing import Any
+from typing import Any, TypeAlias
 
 from arest.algebra import Object, State
 from arest.algebra.relations import Relation
@@ -36,23 +35,41 @@ from arest.compiler.cells import constraint_cell, entity_triggers_cell, fact_tri
 from arest.compiler.change import Delta
 from arest.compiler.checks import ADDED, ENTITIES, REMOVED, CountBound, count_bound
 from arest.compiler.constraints import Compiled
-from arest.system.validate import checked, delta_keys, plain, reported, violations, woken
+from arest.system.held_cells import HeldCells
+from arest.system.validate import (
+    BOUND_ATOMS,
+    checked,
+    delta_keys,
+    plain,
+    reported,
+    violations,
+    woken,
+)
 
 __all__ = ["WokenChecks", "shaped_violations", "woken_checks"]
+
+
+_Keyed: TypeAlias = "tuple[tuple[str, str, int], ...]"
+"""How a part's keys are read from a delta without :func:`delta_keys`: per trigger, its event,
+its target, and the 0-based role whose values it selects (-1 for new entities and removals)."""
 
 
 @dataclass(frozen=True)
 class WokenChecks:
     """The constraints a delta's shape wakes, each with its parts (triggers, check, count
-    bound or None), and the cells read to find them, with their contents."""
+    bound or None, how its keys are read where they are the delta's atoms, else None), the
+    cells read to find them with their contents, and whether D is :func:`plain` (the
+    cells of the atoms that decide it are among those read)."""
 
-    constraints: tuple[tuple[Compiled, tuple[tuple[Any, Object, CountBound | None], ...]], ...]
-    read: tuple[tuple[str, ...], tuple[object, ...]]
+    constraints: tuple[tuple[Compiled, tuple[
+        tuple[Any, Object, CountBound | None, _Keyed | None], ...]], ...]
+    read: HeldCells
+    plain: bool = False
 
     def holds(self, state: State) -> bool:
-        """Whether the trigger and constraint cells are the objects they were."""
-        names, contents = self.read
-        return all(map(is_, map(state.get, names), contents))
+        """Whether the trigger, constraint and count-bound atoms' cells are the objects they
+        were."""
+        return self.read.holds(state)
 
 
 def woken_checks(state: State, added: tuple[str, ...], removed: tuple[str, ...],
@@ -61,67 +78,115 @@ def woken_checks(state: State, added: tuple[str, ...], removed: tuple[str, ...],
     removed and brings entities of nouns wakes."""
     cells = [*map(fact_triggers_cell, (*added, *removed)), *map(entity_triggers_cell, nouns)]
     found = woken(state, cells)
-    names = (*cells, *(constraint_cell(constraint.id) for constraint in found))
-    read = (names, tuple(map(state.get, names)))
-    return WokenChecks(tuple(
-        (constraint, tuple((triggers, check, count_bound(check))
-                           for triggers, check in constraint.parts()))
-        for constraint in found), read)
+    names = (*cells, *(constraint_cell(constraint.id) for constraint in found),
+             *sorted(BOUND_ATOMS))
+    read = HeldCells(state, names)
+    constraints = []
+    for constraint in found:
+        parts = []
+        for triggers, check in constraint.parts():
+            bound = count_bound(check)
+            parts.append((triggers, check, bound, None if bound is None else _keyed(triggers)))
+        constraints.append((constraint, tuple(parts)))
+    return WokenChecks(tuple(constraints), read, plain(state))
 
 
-def _atom_keys(triggers: Any, delta: Delta) -> list[Object] | None:
-    """:func:`delta_keys` where each trigger selects new entities or one role of added
-    facts (the keys are 1-tuples of atoms); None for any other trigger."""
-    keys: list[Object] = []
+def _keyed(triggers: Any) -> _Keyed | None:
+    """How :func:`_atom_keys` reads the keys of triggers that each select new entities, one
+    role of added facts, or removals; None for any other trigger."""
+    keyed: list[tuple[str, str, int]] = []
     for event, target, roles in triggers:
+        if event == ADDED and len(roles) == 1:
+            keyed.append((ADDED, target, roles[0] - 1))
+        elif event in (ENTITIES, REMOVED):
+            keyed.append((event, target, -1))
+        else:
+            return None
+    return tuple(keyed)
+
+
+def _atom_keys(keyed: _Keyed, delta: Delta) -> list[Object] | None:
+    """:func:`delta_keys` of triggers read as keyed says (the keys are 1-tuples of the
+    delta's atoms); None where a removal would take part (``delta_keys`` answers)."""
+    keys: list[Object] = []
+    for event, target, position in keyed:
         if event == ENTITIES:
             keys.extend((entity,) for entity in delta.entities.get(target, ()))
-        elif event == ADDED and len(roles) == 1:
-            position = roles[0] - 1
+        elif event == ADDED:
             keys.extend((fact[position],) for fact in delta.added.get(target, ()))
-        elif event != REMOVED or delta.removed.get(target):
+        elif delta.removed.get(target):
             return None
     return sorted(set(keys)) if len(keys) > 1 else keys  # type: ignore[type-var]
 
 
-def _counted(relation: Any, bound: CountBound, keys: list[Object]) -> Object:
-    """bound.check():keys for keys of one atom each, read in the relation's index."""
+def _counted(relation: Relation, bound: CountBound, keys: list[Object]) -> Object | None:
+    """bound.check():keys read in the relation's index, for keys of one atom each; None
+    where a key is not one atom (the evaluator answers)."""
     role = bound.role
+    if len(keys) == 1:  # a create's one new entity: no loop, no generator
+        key = keys[0]
+        value = key[0]  # type: ignore[index]
+        if type(value) is not str:
+            return None
+        counted = relation.count(role, value)
+        if bound.mandatory:
+            return () if counted else ((key, (bound.fact_type,)),)
+        return ((key, tuple(sorted(relation.matching(role, value)))),) if counted > 1 else ()
+    valued: list[tuple[Object, str]] = []
+    for key in keys:
+        value = key[0]  # type: ignore[index]
+        if type(value) is not str:
+            return None
+        valued.append((key, value))
+    count = relation.count
     if bound.mandatory:
         evidence: Object = (bound.fact_type,)
-        return tuple((key, evidence) for key in keys
-                     if not relation.count(role, key[0]))  # type: ignore[index]
-    return tuple((key, tuple(sorted(relation.matching(role, key[0]))))  # type: ignore[index]
-                 for key in keys if relation.count(role, key[0]) > 1)  # type: ignore[index]
+        return tuple((key, evidence) for key, value in valued if not count(role, value))
+    return tuple((key, tuple(sorted(relation.matching(role, value))))
+                 for key, value in valued if count(role, value) > 1)
 
 
 def shaped_violations(state: State, checks: WokenChecks, delta: Delta) -> list[dict[str, Any]]:
-    """:func:`violations` of state and a delta of the shape the checks were found for."""
+    """:func:`violations` of state and a delta of the shape the checks were found for (and
+    of a state they hold over)."""
     if delta.gone:
         return violations(state, delta)
     found: list[dict[str, Any]] = []
-    by_index: bool | None = None
+    by_index = checks.plain
     for constraint, parts in checks.constraints:
-        seen: set[str] = set()
-        for triggers, check, bound in parts:
-            keys = (_atom_keys(triggers, delta) if bound is not None else None
-                    ) or delta_keys(state, triggers, delta)
-            if not keys:
+        seen: set[str] | None = None
+        for triggers, check, bound, keyed in parts:
+            value: Object | None = None
+            keys = _atom_keys(keyed, delta) if keyed is not None else None
+            if keys is None:
+                keys = delta_keys(state, triggers, delta)
+                if not keys:
+                    continue
+                if by_index and bound is not None \
+                        and all(type(key) is tuple and key for key in keys):
+                    value = _by_index(state, bound, keys)
+            elif not keys:  # as delta_keys finds none: the triggers select the same keys
                 continue
-            if by_index is None:
-                by_index = plain(state)
-            relation = state.get(bound.fact_type) if bound is not None else None
-            if by_index and bound is not None and isinstance(relation, Relation) \
-                    and relation.arity > bound.role \
-                    and all(type(key) is tuple and key and type(key[0]) is str for key in keys):
-                value = _counted(relation, bound, keys)
-            else:
-                value = checked(state, check, keys, bool(by_index))
+            elif by_index:  # 1-tuples, so bound is a CountBound (keyed says so)
+                value = _by_index(state, bound, keys)  # type: ignore[arg-type]
+            if value is None:
+                value = checked(state, check, keys, by_index)
             if type(value) is tuple and not value:
                 continue
+            if seen is None:
+                seen = set()
             for violation in reported(state, constraint, value):
                 key = repr(violation["detail"]["key"])
                 if key not in seen:
                     seen.add(key)
                     found.append(violation)
     return found
+
+
+def _by_index(state: State, bound: CountBound, keys: list[Object]) -> Object | None:
+    """bound.check():keys counted in its relation, where D holds one with the counted role
+    (None elsewhere: the evaluator answers)."""
+    relation = state.get(bound.fact_type)
+    if isinstance(relation, Relation) and relation.arity > bound.role:
+        return _counted(relation, bound, keys)
+    return None

@@ -233,6 +233,7 @@ def compiled_create(state: State, command: Command, context: Context
     except _Interpreted:
         return None
     reached = state.update(writer.cells)
+    plan.carry(state, reached, writer.cells)
     delta = writer.delta
     if not quiet:
         return _interpreted_tail(state, reached, plan, entity, delta, command, context)

@@ -20,9 +20,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from contextlib import suppress
 from dataclasses import dataclass, field
-from operator import is_
 from typing import Final, TypeVar
 from urllib.parse import quote
 
@@ -48,6 +48,7 @@ from arest.system.backed import BACKED_BY
 from arest.system.compiled_checks import WokenChecks
 from arest.system.derive import program_of
 from arest.system.entities import fields, fields_by_name
+from arest.system.held_cells import HeldCells
 from arest.system.links import followed, plural
 from arest.system.machines import machine_of
 
@@ -85,7 +86,7 @@ class Plan:
     id_keys: tuple[str, ...]
     writes: dict[str, Write]
     quiet: bool
-    read: tuple[tuple[str, ...], tuple[object, ...]]
+    read: HeldCells
     """The cells the plan read beyond the fact types' roles, and their contents."""
     shown: tuple[tuple[str, str], ...]
     """The written fields in the noun's field order, each with its shape: the
@@ -102,8 +103,14 @@ class Plan:
 
     def holds(self, state: State) -> bool:
         """Whether every cell the plan read beyond the fact types' roles is as it was."""
-        names, contents = self.read
-        return all(map(is_, map(state.get, names), contents))
+        return self.read.holds(state)
+
+    def carry(self, before: State, after: State, written: Collection[str]) -> None:
+        """after is before with the cells written: the plan and its checks are known to hold
+        over after where they were over before and read none of those cells."""
+        self.read.carry(before, after, written)
+        for checks in self.checks.values():
+            checks.read.carry(before, after, written)
 
 
 def _plan(state: State, noun: str, keys: frozenset[str]) -> Plan | None:
@@ -148,7 +155,7 @@ def _plan(state: State, noun: str, keys: frozenset[str]) -> Plan | None:
     machines = state.get(MACHINES_CELL)
     machine_nouns = [str(name) for name in machines] if type(machines) is tuple else []
     names = (resolve_cell(noun), links_cell(noun), *SCHEMA_CELLS, *map(machine_cell, machine_nouns))
-    read = (names, tuple(map(state.get, names)))
+    read = HeldCells(state, names)
     triggering = {fact_type for name in machine_nouns
                   for fact_type, _ in getattr(machine_of(state, name), "triggers", ())}
     written = {write.fact_type for write in writes.values()} | {population_cell(noun)}

@@ -110,14 +110,16 @@ def _bound_atoms() -> frozenset[str]:
     return frozenset(found - {""})
 
 
-_BOUND_ATOMS: Final = _bound_atoms()
+BOUND_ATOMS: Final = _bound_atoms()
+"""The atoms D must not define for a :class:`CountBound` to be counted by index
+(:func:`plain`)."""
 _count_bound_of = IdentityMemo(count_bound)
 
 
 def plain(state: State) -> bool:
     """Whether D defines none of the atoms a :class:`CountBound`'s check applies, so that
     :func:`checked` may run such a check by index."""
-    return not any(atom in state for atom in _BOUND_ATOMS)
+    return not any(atom in state for atom in BOUND_ATOMS)
 
 
 def _counted(state: State, bound: CountBound, keys: Sequence[Object]) -> Object | None:

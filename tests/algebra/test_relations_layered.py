@@ -313,3 +313,31 @@ def test_a_built_base_index_is_left_alone_by_the_garbage_collector() -> None:
     gc.collect()
     assert not gc.is_tracked(index)
     assert not any(gc.is_tracked(group) for group in index.values())
+
+
+@settings(max_examples=60)
+@given(st.integers(1, 3), kinds, st.data())
+def test_adds_and_removes_of_every_arity_agree_with_a_model(
+        arity: int, kind: type[Relation], data: st.DataObject) -> None:
+    """``add`` writes each role's index in its own way for one, two and more roles: the
+    versions made, their indexes and the changes between them answer as a dict model."""
+    facts_of = st.tuples(*[st.sampled_from(ATOMS)] * arity)
+    relation, model = kind(arity), {}
+    for fact, payload, removing in data.draw(st.lists(
+            st.tuples(facts_of, payloads, st.booleans()), max_size=25)):
+        before, earlier = relation, dict(model)
+        if removing:
+            relation = relation.remove(fact)
+            model.pop(fact, None)
+        else:
+            relation = relation.add(fact, payload)
+            assert (relation is before) == (earlier.get(fact, ()) == payload and fact in earlier)
+            model[fact] = payload
+        assert dict(relation.items()) == model and len(relation) == len(model)
+        for role in range(arity):
+            for value in ATOMS:
+                held = sorted(f for f in model if f[role] == value)
+                assert sorted(relation.matching(role, value)) == held
+                assert relation.count(role, value) == len(held)
+        changed = {f for f in {*model, *earlier} if model.get(f) != earlier.get(f)}
+        assert {f for f, _, _ in relation.changes_since(before)} == changed

@@ -1,0 +1,88 @@
+"""The cells a compiled decision read, with their contents, and the last state known to hold
+them: a plan or a set of checks is looked up once and then holds wherever those cells are the
+same objects.
+
+    holds(S)  ⇔  ∀ n ∈ names: S.get(n) is contents[n]
+    holds(S) ∧ names ∩ written = ∅  ⇒  holds(S with the written cells)
+
+The second line is why a state reached by writing cells none of which was read holds too,
+without reading its cells: a create over a state known to hold leaves one known to hold,
+and the next create over it (the usual sequence of commands) reads none of the cells.  The
+state known is kept by a weak reference, so nothing keeps an old D alive, and only a plain
+D is known (a recording view, whose reads make a command's footprint, reads every cell).
+
+>>> from arest.algebra import EMPTY_STATE, store_all
+>>> S = store_all(EMPTY_STATE, [("schema", ("a",)), ("facts", ("x",))])
+>>> held = HeldCells(S, ("schema",))
+>>> after = S.set("facts", ("x", "y"))
+>>> held.carry(S, after, {"facts"})
+>>> held.known(after), held.holds(after), held.holds(S.set("schema", ("b",)))
+(True, True, False)
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Collection
+from operator import is_
+from typing import Final
+
+from arest.algebra import EMPTY_STATE, State
+
+__all__ = ["HeldCells"]
+
+_PLAIN: Final = type(EMPTY_STATE)
+"""The type of a plain D: a view of one (which records what it reads) is never known."""
+
+
+def _nothing() -> None:
+    return None
+
+
+class HeldCells:
+    """Cells read (names) and their contents over the state they were read in; whether a
+    state holds them (each the same object), remembering the last plain state that did."""
+
+    __slots__ = ("_known", "_read", "contents", "names")
+
+    def __init__(self, state: State, names: tuple[str, ...]) -> None:
+        self.names = names
+        self.contents: tuple[object, ...] = tuple(map(state.get, names))
+        self._read = frozenset(names)
+        self._known: Callable[[], State | None] = _nothing
+        self._remember(state)
+
+    def _remember(self, state: State) -> None:
+        # One attribute written whole: a thread reading it meets one state or the other,
+        # each of which holds.
+        if type(state) is _PLAIN:
+            self._known = weakref.ref(state)
+
+    def known(self, state: State) -> bool:
+        """Whether state is the one remembered to hold (no cell read)."""
+        return self._known() is state
+
+    def holds(self, state: State) -> bool:
+        """Whether every cell read is the same object in state."""
+        if self._known() is state:
+            return True
+        if all(map(is_, map(state.get, self.names), self.contents)):
+            self._remember(state)
+            return True
+        return False
+
+    def carry(self, before: State, after: State, written: Collection[str]) -> None:
+        """after is before with the cells written changed: known to hold when before was
+        and none of them was read."""
+        if self._known() is before and self._read.isdisjoint(written):
+            self._remember(after)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HeldCells):
+            return NotImplemented
+        return self.names == other.names and all(map(is_, self.contents, other.contents))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"HeldCells({self.names!r})"
