@@ -1,6 +1,7 @@
 """The SQLite journal's append: a batch of any size is one transaction, kept whole or not
-at all, whose entries read back as they were given; and the lock file's acknowledgement,
-which stores only the sequence field, reads as a whole record would."""
+at all, whose entries read back as they were given; the lock file's acknowledgement, which
+stores only the sequence field, reads as a whole record would; and an input's text, made by
+hand for an object of strings, is the one ``json.dumps`` makes."""
 
 import json
 import sqlite3
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from arest.runtime.lockfile import LockFile, parsed_record
 from arest.runtime.storage import ROWS_PER_INSERT, Pending, SqliteStorage
+from arest.runtime.tenant import _input_text
 
 texts = st.text(st.characters(exclude_categories=("Cs",)), max_size=12)
 batch_sizes = st.lists(st.integers(1, 2 * ROWS_PER_INSERT + 3), min_size=1, max_size=4)
@@ -81,3 +83,16 @@ def test_an_acknowledgement_reads_as_the_whole_record(first: int, then: int,
         acknowledged.release()
         recorded.release()
     assert texts[0] == texts[1]
+
+
+any_text = st.text(st.characters(exclude_categories=()), max_size=8)  # lone surrogates too
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(any_text, any_text, max_size=6) | json_values)
+def test_an_input_is_kept_as_json_dumps_writes_it(value: object) -> None:
+    assert _input_text(value) == json.dumps(value)
