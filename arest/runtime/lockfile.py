@@ -29,6 +29,9 @@ from arest.errors import ArestError
 
 _RECORD = re.compile(r"acknowledged (\d+)\s+of database (\w+)")
 
+SEQUENCE_WIDTH = 20
+"""The record's sequence field, padded with blanks: every sequence number below 10²⁰ fits."""
+
 
 class TenantLocked(ArestError, RuntimeError):
     """Raised when a database is already open in another process; names the holder."""
@@ -69,6 +72,8 @@ class LockFile:
         self.previous = parsed_record(self._text())
         """What the last holder recorded (None: nothing, or a lock file of an older arest)."""
         self._database = ""
+        self._sequence_at = 0
+        """Where the record's sequence field starts."""
         self._map: mmap.mmap | None = None
         """The file, mapped once the first record sized it: a record is then a store to
         the page cache, not a write call, which would update the file's times in the file
@@ -81,18 +86,33 @@ class LockFile:
         """Note that journal entries up to ``sequence`` of ``database`` are on disk.  The
         record has a fixed width, so one write replaces the one before."""
         self._database = database
-        text = f"process {os.getpid():<10}\nacknowledged {sequence:<20} of database {database}\n"
-        encoded = text.encode()
+        head = f"process {os.getpid():<10}\nacknowledged "
+        encoded = f"{head}{sequence:<{SEQUENCE_WIDTH}} of database {database}\n".encode()
         if self._map is None or len(self._map) != len(encoded):
             if self._map is not None:
                 self._map.close()
             os.ftruncate(self._fd, len(encoded))  # drops an older arest's longer text
             self._map = mmap.mmap(self._fd, len(encoded))
         self._map[:] = encoded
+        self._sequence_at = len(head.encode())
 
     def acknowledge(self, sequence: int) -> None:
-        """:meth:`record` for the database recorded last."""
-        self.record(sequence, self._database)
+        """:meth:`record` for the database recorded last: only the sequence field changes,
+        so only its bytes are stored (the record keeps its width).
+
+        >>> import tempfile
+        >>> lock = LockFile(Path(tempfile.mkdtemp()) / "db", "db")
+        >>> lock.record(7, "ab12")
+        >>> lock.acknowledge(1234)
+        >>> parsed_record(lock._text())
+        Acknowledged(sequence=1234, database='ab12')
+        >>> lock.release()
+        """
+        field = b"%-*d" % (SEQUENCE_WIDTH, sequence)
+        if self._map is None or len(field) != SEQUENCE_WIDTH:
+            self.record(sequence, self._database)
+            return
+        self._map[self._sequence_at:self._sequence_at + SEQUENCE_WIDTH] = field
 
     def release(self) -> None:
         """Let the database go (the record stays for the next holder to read)."""

@@ -28,6 +28,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
@@ -194,9 +195,30 @@ class MemoryStorage:
         return None
 
 
-_APPEND = ("INSERT INTO journal (sequence, key, input, context, digest, facts)"
-           " VALUES (?, ?, ?, ?, ?, ?)")
-"""One journal entry's row (a prepared statement SQLite's cache keeps)."""
+ROWS_PER_INSERT = 64
+"""The most journal entries one ``INSERT`` appends: 384 parameters, within every SQLite's
+limit (999 before 3.32), and few enough statement texts for the connection's cache of
+prepared statements (128) to keep them all."""
+
+
+def _insert(rows: int) -> str:
+    """The ``INSERT`` of ``rows`` journal entries.
+
+    >>> _insert(2).partition(" VALUES ")[2]
+    '(?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?)'
+    """
+    return ("INSERT INTO journal (sequence, key, input, context, digest, facts) VALUES "
+            + ", ".join(("(?, ?, ?, ?, ?, ?)",) * rows))
+
+
+_INSERTS = tuple(_insert(rows) for rows in range(ROWS_PER_INSERT + 1))
+"""The ``INSERT`` of each number of entries up to ``ROWS_PER_INSERT`` (SQLite's cache keeps
+each prepared)."""
+
+
+def _flat(rows: Sequence[Pending]) -> Sequence[Any]:
+    """The parameters of :func:`_insert` for these entries, in order."""
+    return rows[0] if len(rows) == 1 else tuple(chain.from_iterable(rows))
 
 
 class SqliteStorage:
@@ -220,21 +242,28 @@ class SqliteStorage:
         self._closed = False
 
     def append(self, batch: Sequence[Pending]) -> None:
+        if not batch:
+            return
         with self._lock:
             db = self._db
-            db.execute("BEGIN")
-            try:
-                if len(batch) == 1:  # the usual batch: one statement, no iterator over rows
-                    db.execute(_APPEND, batch[0])
-                else:
-                    db.executemany(_APPEND, batch)
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.rollback()
-                raise
-            if batch:
-                self._lock_file.acknowledge(batch[-1].sequence)
+            if len(batch) <= ROWS_PER_INSERT:
+                # One statement is its own transaction (SQLite commits a statement outside
+                # BEGIN as it ends, with the same fsync): no BEGIN and COMMIT around it, and
+                # one release of the interpreter's lock, not three, on the writer's way to
+                # the fsync the other threads wait for.
+                db.execute(_INSERTS[len(batch)], _flat(batch))
+            else:
+                db.execute("BEGIN")
+                try:
+                    for start in range(0, len(batch), ROWS_PER_INSERT):
+                        rows = batch[start:start + ROWS_PER_INSERT]
+                        db.execute(_INSERTS[len(rows)], _flat(rows))
+                    db.execute("COMMIT")
+                except BaseException:
+                    if db.in_transaction:
+                        db.rollback()
+                    raise
+            self._lock_file.acknowledge(batch[-1].sequence)
 
     def _rows(self, query: str, parameters: tuple[Any, ...]) -> list[Any]:
         try:
