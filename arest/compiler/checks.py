@@ -9,11 +9,11 @@ its check needs (its triggers; :mod:`arest.compiler.constraints`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from arest.algebra import Object
 from arest.algebra.forms import alpha, comp, cond, cons, const, filter_, insert
+from arest.records import record
 
 if TYPE_CHECKING:
     from arest.compiler.schema import ConstraintInfo, Schema
@@ -105,7 +105,7 @@ def _roles_1(roles: Sequence[int]) -> tuple[int, ...]:
 
 
 # -- a shape the system layer runs without the evaluator -------------------------------------
-@dataclass(frozen=True)
+@record
 class CountBound:
     """A check that counts the facts of one fact type holding a key's value in one role:
     a uniqueness over that role (violated above one fact; the evidence is those facts) or a

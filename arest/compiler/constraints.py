@@ -22,12 +22,12 @@ are one computation over different keys.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from arest.algebra import Object
 from arest.compiler.cells import constraint_cell, entity_triggers_cell, fact_triggers_cell
 from arest.compiler.checks import ADDED, ENTITIES, KINDS, NOTHING, REMOVED, Check, Trigger
+from arest.records import record
 
 if TYPE_CHECKING:
     from arest.compiler.schema import ConstraintInfo, Schema
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 CONSTRAINT = "CONSTRAINT"
 
 
-@dataclass(frozen=True)
+@record
 class Compiled:
     """A compiled constraint, as the system layer reads it back from its cell."""
 

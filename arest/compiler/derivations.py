@@ -27,7 +27,6 @@ derives, is a compile error naming the reading.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +49,7 @@ from arest.compiler.plans import (
     positive_vars,
     variables_of,
 )
+from arest.records import record
 
 if TYPE_CHECKING:
     from arest.compiler.schema import Schema
@@ -60,7 +60,7 @@ _AGGREGATES = {"count": "count", "sum": "sum", "avg": "avg", "average": "avg", "
                "minimum": "min", "max": "max", "maximum": "max"}
 
 
-@dataclass(frozen=True)
+@record
 class Rule:
     """A compiled rule as the engine reads it back from its cell."""
 
@@ -213,7 +213,7 @@ def _aggregation_rule(rule: Any, conditions: list[Any], aggregations: list[Any],
                 antecedents, reads, (op, group, aggregation.variable), total)
 
 
-@dataclass(frozen=True)
+@record
 class Typing:
     """Each fact type's role nouns and each noun's supertypes (transitively): enough to see
     that ``Employee is adult`` asks a Person-role to hold an Employee."""
@@ -281,7 +281,7 @@ def transitive_rule(fact_type: str, constraint_id: str, reading: str,
     return compile_rule(_Closure(fact_type, reading, constraint_id, linear), recursive=True)
 
 
-@dataclass(frozen=True)
+@record
 class _Atom:
     fact_type: str
     terms: tuple[str, ...]
@@ -410,7 +410,7 @@ def program_cells(program: Program) -> list[tuple[str, Object]]:
     ]
 
 
-@dataclass(frozen=True)
+@record
 class Program:
     """The compiled program: the rules by stratum, and what they derive."""
 

@@ -25,18 +25,18 @@ choose by (``docs/performance.md``, "Derivation").
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from arest.algebra import Object, State
 from arest.algebra.relations import Fact, Relation
 from arest.compiler.derivations import Rule
 from arest.compiler.plans import Plan
+from arest.records import record
 
 Term = tuple[str, Any]
 
 
-@dataclass(frozen=True)
+@record
 class SqlPlan:
     """One plan as SQL over tables ``t0, t1, …`` (one per fact type, columns ``c0, …``):
     the seed's alias is ``s0``; ``select`` lists the row's columns, in the plan's order."""

@@ -14,11 +14,11 @@ shape ``one``, ``many``, ``flag`` or ``rows``.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from arest.algebra import Object
 from arest.compiler.cells import resolve_cell
+from arest.records import record
 
 if TYPE_CHECKING:
     from arest.compiler.schema import FactTypeInfo, Schema
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 RESERVED = frozenset({"id", "noun", "status", "_links"})
 
 
-@dataclass(frozen=True)
+@record
 class Field:
     """One field of a noun: its name, fact type, role, shape and keys."""
 

@@ -24,19 +24,19 @@ the tuple, its evidence the shared variables' names.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from arest.algebra import Object
 from arest.algebra.forms import alpha, comp, cons, const, filter_
 from arest.compiler.checks import ADDED, REMOVED, Check, Trigger
 from arest.compiler.plans import Plan, RuleError, build_plan, literal_of, positive_vars
+from arest.records import record
 
 if TYPE_CHECKING:
     from arest.compiler.schema import ConstraintInfo, Schema
 
 
-@dataclass(frozen=True)
+@record
 class _Atom:
     """A clause as the plans read it."""
 

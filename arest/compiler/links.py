@@ -52,7 +52,6 @@ key.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from arest.algebra import Object
@@ -60,6 +59,7 @@ from arest.compiler.cells import links_cell
 from arest.compiler.fields import status_fact_type
 from arest.forml2.urls import plural as plural
 from arest.forml2.urls import slug as slug
+from arest.records import record
 
 if TYPE_CHECKING:
     from arest.compiler.schema import FactTypeInfo, Schema
@@ -69,7 +69,7 @@ RELS = (PARENT, CHILDREN, PEERS, RELATED)
 """The rel of each kind of navigation link, in the order a representation lists them."""
 
 
-@dataclass(frozen=True)
+@record
 class Link:
     """One navigation link of a noun: through ``fact_type``, from the noun's ``role`` to the
     ``other`` role, whose noun is ``noun``."""

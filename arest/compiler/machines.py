@@ -20,7 +20,6 @@ fact type ``<Noun> has Status`` (id ``<Noun>_has_Status``), which only the fold 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from arest.algebra import Object, State
@@ -37,6 +36,7 @@ from arest.compiler.cells import (
 from arest.compiler.change import Change
 from arest.compiler.fields import status_fact_type
 from arest.compiler.population import entity_ids
+from arest.records import record
 
 if TYPE_CHECKING:
     from arest.compiler.schema import MachineInfo, Schema
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 MACHINE = "MACHINE"
 
 
-@dataclass(frozen=True)
+@record
 class Transition:
     """One transition of a machine: from a status, on an event, to a status."""
 
@@ -54,7 +54,7 @@ class Transition:
     target: str
 
 
-@dataclass(frozen=True)
+@record
 class Machine:
     """A compiled machine as the system layer reads it back."""
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from arest.algebra import Object
 from arest.algebra.forms import comp, cons, const
 from arest.algebra.numerals import is_numeral
 from arest.errors import ArestError
+from arest.records import record
 
 _COMPARISONS = {">": "gt", "<": "lt", ">=": "ge", "<=": "le", "=": "eq", "<>": "ne",
                 "!=": "ne"}
@@ -31,7 +31,7 @@ class RuleError(ArestError):
 
 
 # -- plans -----------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@record
 class Plan:
     """An FFP function from seed facts to rows, and what its rows' columns are."""
 

@@ -12,7 +12,6 @@ trigger index ``triggers:…`` (:mod:`arest.compiler.constraints`); ``readings:s
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 
 from arest.algebra import EMPTY_STATE, Object, State, store_all
@@ -47,12 +46,13 @@ from arest.forml2 import (
     metamodel,
     read,
 )
+from arest.records import record
 
 Source = tuple[str, str]
 """A readings text and where it came from: (path, text)."""
 
 
-@dataclass(frozen=True)
+@record
 class Compiled:
     """What reading the texts gave: every metamodel fact and every warning, in order, and
     where each constraint was written (for diagnostics about the population)."""

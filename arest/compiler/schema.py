@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from arest.algebra import State
 from arest.algebra.relations import Fact, Relation
@@ -25,9 +24,10 @@ from arest.compiler.cells import (
     RULE_FACT_TYPES,
     RULE_MODES,
 )
+from arest.records import record
 
 
-@dataclass(frozen=True)
+@record
 class NounInfo:
     """A noun: its kind (``entity``, ``value``, ``abstract``), reference scheme, supertypes
     and declared plural."""
@@ -39,7 +39,7 @@ class NounInfo:
     plural: str | None
 
 
-@dataclass(frozen=True)
+@record
 class FactTypeInfo:
     """A fact type: its role nouns in role order, its readings (the one its id was made from
     first) and its derivation mode (``""`` when asserted only)."""
@@ -50,7 +50,7 @@ class FactTypeInfo:
     mode: str
 
 
-@dataclass(frozen=True)
+@record
 class ConstraintInfo:
     """A constraint as the metamodel states it: what the compiler turns into a check."""
 
@@ -117,7 +117,7 @@ class ConstraintInfo:
         ]
 
 
-@dataclass(frozen=True)
+@record
 class RuleInfo:
     """A derivation rule: its sentence, the fact type it derives and its mode."""
 
@@ -127,7 +127,7 @@ class RuleInfo:
     mode: str
 
 
-@dataclass(frozen=True)
+@record
 class TransitionInfo:
     """A transition of a machine: the statuses it leaves and enters, and its event."""
 
@@ -137,7 +137,7 @@ class TransitionInfo:
     event: str
 
 
-@dataclass(frozen=True)
+@record
 class MachineInfo:
     """A state machine definition as declared, before :mod:`arest.compiler.machines`
     compiles it."""
@@ -150,7 +150,7 @@ class MachineInfo:
     transitions: tuple[TransitionInfo, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Schema:
     """Everything D's metamodel facts declare, by id (:func:`schema_of`)."""
 

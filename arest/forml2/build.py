@@ -24,6 +24,7 @@ from arest.forml2.schema import Resolution, Schema, fact_type_id
 from arest.forml2.syntax import Clause, Noun, Statement
 from arest.forml2.system_settings import setting_problem
 from arest.forml2.system_urls import EXTERNAL_SYSTEM_URL, url_problem
+from arest.records import record
 
 RESERVED = (
     "each",
@@ -45,7 +46,7 @@ RESERVED = (
 )
 
 
-@dataclass(frozen=True)
+@record
 class Issue:
     """A problem found while interpreting a sentence: its source, offset in the sentence,
     message, and whether it is only a warning."""

@@ -8,10 +8,12 @@ the construct read back from its verbalization compare equal.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from arest.records import record
 
 
-@dataclass(frozen=True)
+@record
 class Source:
     """Where a sentence is: file, 1-based line and column, and its text (lines joined)."""
 
@@ -49,7 +51,7 @@ def rule_id(reading: str, disjunct: int = 0) -> str:
     return "r-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
-@dataclass(frozen=True)
+@record
 class NounDecl:
     """``Order(.Order Number) is an entity type.``: kind is entity, value or abstract;
     ``reference`` the identifying components (``("id",)`` by default for an entity)."""
@@ -60,7 +62,7 @@ class NounDecl:
     source: Source = field(default=NOWHERE, compare=False)
 
 
-@dataclass(frozen=True)
+@record
 class Reading:
     """One reading of a fact type: ``order`` lists role indices as the reading mentions
     them, ``words`` the text before, between and after them (``len(order) + 1`` items)."""
@@ -82,7 +84,7 @@ class Reading:
         return " ".join(parts)
 
 
-@dataclass(frozen=True)
+@record
 class FactTypeDecl:
     """A fact type: id (DESIGN §2), role nouns, readings (the first is primary), derivation
     mode (``*``, ``**``, ``+`` or empty for asserted)."""
@@ -94,7 +96,7 @@ class FactTypeDecl:
     source: Source = field(default=NOWHERE, compare=False)
 
 
-@dataclass(frozen=True)
+@record
 class SubtypeDecl:
     """``DigitalProduct is a subtype of Product.``"""
 
@@ -109,7 +111,7 @@ class SubtypeDecl:
         return f"{self.sup.replace(' ', '_')}_is_a_{self.sub.replace(' ', '_')}"
 
 
-@dataclass(frozen=True)
+@record
 class Objectification:
     """``ProductVariant(.id) is an entity type where Product has Size and Color.``;
     ``identifying`` when the association provides ProductVariant's preferred identification."""
@@ -120,7 +122,7 @@ class Objectification:
     source: Source = field(default=NOWHERE, compare=False)
 
 
-@dataclass(frozen=True)
+@record
 class InstanceFact:
     """``Order 'ord-1' is placed by Customer 'acme'.``: a fact of a fact type, values in
     role order."""
@@ -130,7 +132,7 @@ class InstanceFact:
     source: Source = field(default=NOWHERE, compare=False)
 
 
-@dataclass(frozen=True)
+@record
 class Span:
     """The roles (0-based, in role order) of one fact type that a constraint clause spans."""
 
@@ -138,7 +140,7 @@ class Span:
     roles: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Join:
     """Within clause ``clause`` (1-based) of a constraint, the roles ``left`` names in one
     fact type hold the same objects as the roles ``right`` names in another (aligned
@@ -152,7 +154,7 @@ class Join:
     right: Span
 
 
-@dataclass(frozen=True)
+@record
 class Restriction:
     """Within clause ``clause`` (1-based) of a constraint, only the facts of ``fact_type``
     whose role ``role`` (0-based) holds ``value`` count: the literal the clause writes there.
@@ -166,7 +168,7 @@ class Restriction:
     value: str
 
 
-@dataclass(frozen=True)
+@record
 class Constraint:
     """One of the 17 constraint kinds (UC MC FC VC XO XC OR SS EQ IR AS AT SY IT TR AC RF).
 
@@ -201,7 +203,7 @@ class Constraint:
     source: Source = field(default=NOWHERE, compare=False)
 
 
-@dataclass(frozen=True)
+@record
 class Atom:
     """One elementary clause of a rule: a fact type and, per role in role order, a variable
     (``Order``, ``Comment1``, ``discounted Amount``) or a quoted literal (``'Done'``).
@@ -222,7 +224,7 @@ class Atom:
     negated: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class Comparison:
     """``that Amount is greater than 100``, ``Start Time1 is less than Start Time2``:
     ``left op right`` with op one of ``<``, ``>``, ``<=``, ``>=``, ``=``, ``<>``, each side
@@ -234,7 +236,7 @@ class Comparison:
     right: str
 
 
-@dataclass(frozen=True)
+@record
 class Computation:
     """``Duration is End Time minus Start Time``: a variable bound to an infix expression of
     variables, numerals and the operators plus, minus, times, divided by, reduced by."""
@@ -243,7 +245,7 @@ class Computation:
     expression: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Aggregation:
     """``Amount is the sum of Amount where …``: op over the ``target`` variable of the
     ``where`` conditions, grouped by the variables they share with the rule (``group``)."""
@@ -258,7 +260,7 @@ class Aggregation:
 Condition = Atom | Comparison | Computation | Aggregation
 
 
-@dataclass(frozen=True)
+@record
 class DerivationRule:
     """A derivation rule: mode (``*``, ``**``, ``+``), keyword (iff, if, when, if-then),
     the consequent atom and the conditions."""
@@ -272,7 +274,7 @@ class DerivationRule:
     source: Source = field(default=NOWHERE, compare=False)
 
 
-@dataclass(frozen=True)
+@record
 class Possibility:
     """``It is possible that …``: a verbalization that constrains nothing; kept so that
     every sentence has a construct."""

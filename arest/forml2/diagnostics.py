@@ -5,12 +5,11 @@ caller that only catches the error (the command line, the transports) loads neit
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from arest.errors import ArestError
+from arest.records import record
 
 
-@dataclass(frozen=True)
+@record
 class Diagnostic:
     """One problem: ``path:line:column: message``, the sentence, and what would be accepted."""
 

@@ -19,13 +19,14 @@ the rest of the file.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from arest.records import record
 
 _TERMINAL = re.compile(r"\.\s*(?:\*\*|\*|\+|\(\s*[a-z]+\s*\))?\s*$")
 _FENCE = "```"
 
 
-@dataclass(frozen=True)
+@record
 class Piece:
     """One line's part of a sentence: where it starts in the joined text and in the file."""
 
@@ -34,7 +35,7 @@ class Piece:
     column: int
 
 
-@dataclass(frozen=True)
+@record
 class Paragraph:
     """A unit of the file: a ``sentence``, ``heading``, ``description``, ``comment``, an
     ``unterminated`` sentence, or an ``unclosed`` fence or comment (its opening line);

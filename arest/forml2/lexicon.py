@@ -23,9 +23,9 @@ A capitalised keyword (``Each``, ``If``, ``It`` …) is lower-cased for the gram
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from arest.errors import ArestError
+from arest.records import record
 
 STOPWORDS = frozenset(
     {
@@ -76,7 +76,7 @@ class LexError(ArestError, ValueError):
         self.offset = offset
 
 
-@dataclass(frozen=True)
+@record
 class NounToken:
     """One noun occurrence: its name, the text as written, subscript, plural and span."""
 
@@ -89,7 +89,7 @@ class NounToken:
     end: int
 
 
-@dataclass(frozen=True)
+@record
 class LiteralToken:
     """One quoted literal: its decoded value and its span (quotes included)."""
 
@@ -98,7 +98,7 @@ class LiteralToken:
     end: int
 
 
-@dataclass(frozen=True)
+@record
 class Lexed:
     """A sentence as the grammar sees it, with the tables its placeholders index.
 

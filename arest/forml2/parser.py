@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import importlib.resources
 import io
 import pickle
 from collections.abc import MutableMapping
@@ -20,6 +19,7 @@ from typing import Any
 
 import lark
 from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput
 
 from arest.forml2.lookahead import LookaheadEarley
 
@@ -27,10 +27,16 @@ Shapes = MutableMapping[str, Tree[Token]]
 """Parse trees by masked sentence text."""
 
 
+GRAMMAR = Path(__file__).with_name("forml2.lark")
+"""The grammar, shipped beside this module and read as a file, as the metamodel's texts
+are (:mod:`arest.forml2.bundled`): ``importlib.resources`` would bring ``zipfile`` and its
+readers to every first compile, a few ms."""
+
+
 @lru_cache(maxsize=1)
 def grammar_text() -> str:
     """The grammar, as shipped in the package."""
-    return importlib.resources.files("arest.forml2").joinpath("forml2.lark").read_text("utf-8")
+    return GRAMMAR.read_text("utf-8")
 
 
 BUILT_PARSER = Path(__file__).with_name("forml2.lark.pickle")
@@ -136,3 +142,23 @@ def parse_masked(masked: str, shapes: Shapes) -> Tree[Token]:
         tree = parser().parse(masked)
         shapes[masked] = tree
     return tree
+
+
+def accepted(masked: str, shapes: Shapes) -> Tree[Token] | None:
+    """:func:`parse_masked`'s tree, or None where it raises: whether a text is a sentence,
+    asked without the error a reader would show.  Lark's exhaustive parse of bad input,
+    run only for that error's expected terminals, is left out."""
+    tree = shapes.get(masked)
+    if tree is not None:
+        return tree
+    frontend = parser().parser
+    ahead = frontend.parser
+    try:
+        if not isinstance(ahead, LookaheadEarley):
+            return parse_masked(masked, shapes)
+        start, = frontend.parser_conf.start  # the grammar's one start rule
+        found: Tree[Token] = ahead.parse_ahead(frontend._make_lexer_thread(masked), start)
+    except UnexpectedInput:
+        return None
+    shapes[masked] = found
+    return found

@@ -25,7 +25,7 @@ from arest.forml2.interpret import interpret
 from arest.forml2.lexicon import STOPWORDS, Lexed, LexError, lex
 from arest.forml2.limits import too_large, too_long
 from arest.forml2.machines import indistinguishable_transitions, mistyped_statuses
-from arest.forml2.parser import Shapes, keywords, parse_masked
+from arest.forml2.parser import Shapes, accepted, keywords, parse_masked
 from arest.forml2.reading import Diagnostic as Diagnostic
 from arest.forml2.reading import Reading as Reading
 from arest.forml2.reading import ReadingError as ReadingError
@@ -222,8 +222,11 @@ def _reads_as_a_sentence(text: str, names: set[str], shapes: Shapes) -> bool:
         lexed = lex(text, names, keywords())
         if too_large(lexed.masked) is not None:
             return False
-        to_syntax(parse_masked(lexed.masked, shapes), lexed)
-    except (LexError, UnexpectedInput, SyntaxProblem):
+        tree = accepted(lexed.masked, shapes)
+        if tree is None:
+            return False
+        to_syntax(tree, lexed)
+    except (LexError, SyntaxProblem):
         return False
     return True
 

@@ -6,13 +6,14 @@ Apart from the reader (:mod:`arest.forml2.reader`), so that the shipped metamode
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from arest.forml2.constructs import Construct, Source
 from arest.forml2.diagnostics import Diagnostic, ReadingError
 from arest.forml2.facts import Fact
 from arest.forml2.schema import Schema
+from arest.records import record
 
 if TYPE_CHECKING:
     from arest.forml2.parser import Shapes
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["Diagnostic", "Reading", "ReadingError"]
 
 
-@dataclass(frozen=True)
+@record
 class Reading:
     """What one text said: constructs in sentence order, their metamodel facts, the
     diagnostics (errors) and warnings, each sentence's statement form, and the schema and

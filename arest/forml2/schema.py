@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from itertools import product
 
 from arest.forml2.constructs import FactTypeDecl, InstanceFact, NounDecl, SubtypeDecl
+from arest.records import record
 
 
 def fact_type_id(nouns: tuple[str, ...], words: tuple[str, ...]) -> str:
@@ -46,7 +47,7 @@ def normal(words: str) -> str:
     return " ".join(words.lower().split())
 
 
-@dataclass(frozen=True)
+@record
 class Resolution:
     """A clause resolved: the fact type and, per clause phrase, the role it fills."""
 

@@ -7,11 +7,13 @@ them from parse trees.  Nothing here knows which fact types exist: that is
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from arest.records import record
 
-@dataclass(frozen=True)
+
+@record
 class Noun:
     """A noun as written: its name, subscript (``Person1`` → ``1``), plural and offset."""
 
@@ -27,7 +29,7 @@ class Noun:
         return self.name + self.subscript
 
 
-@dataclass(frozen=True)
+@record
 class Bound:
     """A frequency: ``at most one`` = Bound(None, 1), ``at least 2 and at most 5`` = (2, 5)."""
 
@@ -37,7 +39,7 @@ class Bound:
     """Where it is written in the sentence, for a diagnostic; not part of its value."""
 
 
-@dataclass(frozen=True)
+@record
 class Phrase:
     """A noun phrase in a clause: determiner, quantifier, words before the noun, the noun,
     its literal, its possessive path (``Customer's Shipping Address``) and relative clause."""
@@ -52,7 +54,7 @@ class Phrase:
     itself: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class Comparison:
     """``less than 1``: an operator (``<``, ``>``, ``=``, ``<=``, ``>=``, ``<>``) and an
     operand: a noun phrase, or a numeral or a literal's value (``quoted``)."""
@@ -62,7 +64,7 @@ class Comparison:
     quoted: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class Clause:
     """Phrases and the predicate words around them: ``words[i]`` precedes ``phrases[i]``,
     ``words[-1]`` follows the last phrase."""
@@ -77,7 +79,7 @@ class Clause:
         return Clause((subject, *self.phrases), ("", *self.words), self.comparison)
 
 
-@dataclass(frozen=True)
+@record
 class Distinct:
     """``Person1 is not Person2``: a premise saying two variables name different objects."""
 
@@ -85,7 +87,7 @@ class Distinct:
     right: Noun
 
 
-@dataclass(frozen=True)
+@record
 class Computed:
     """``Duration is that End Time minus that Start Time``: target and infix expression."""
 
@@ -93,7 +95,7 @@ class Computed:
     expression: tuple[Phrase | str, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Aggregate:
     """``X is the sum of Y where …``."""
 
@@ -106,7 +108,7 @@ class Aggregate:
 Condition = Clause | Computed | Aggregate
 
 
-@dataclass(frozen=True)
+@record
 class Statement:
     """One sentence's syntax: ``form`` names the grammar rule, ``parts`` its pieces."""
 

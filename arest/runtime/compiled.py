@@ -22,20 +22,40 @@ FOLDER = ".arest"
 """The folder beside the readings that holds their compiled state."""
 
 
+SOURCE_SUFFIXES = (".py", ".lark", ".md", ".pickle")
+"""The files of arest whose change makes a kept compiled state stale."""
+
+
 @lru_cache(maxsize=1)
 def sources_signature() -> str:
     """A digest of the path, size and modification time of each of arest's source files: it
     changes when the package is edited or another version installed (as ``.pyc`` files are
     checked against their source).  Held once per process: the package does not change
-    under a running process, and a stat of every module costs about a millisecond."""
-    package = Path(__file__).resolve().parent.parent
+    under a running process.  The folders are listed with ``os.scandir``, about 2 ms where
+    ``Path.rglob`` took about 7 (a path object per file, ``__pycache__`` included)."""
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     digest = hashlib.sha256()
-    for path in sorted(package.rglob("*")):
-        if path.suffix in (".py", ".lark", ".md", ".pickle"):
-            stat = path.stat()
-            digest.update(f"{path.relative_to(package)}\0{stat.st_size}\0{stat.st_mtime_ns}\0"
-                          .encode())
+    for relative, size, modified in sorted(_source_files(package)):
+        digest.update(f"{relative}\0{size}\0{modified}\0".encode())
     return digest.hexdigest()
+
+
+def _source_files(package: str) -> list[tuple[str, int, int]]:
+    """(path relative to the package, size, modification time in ns) of each source file
+    under the package's folder, subfolders included."""
+    found: list[tuple[str, int, int]] = []
+    folders = [""]
+    while folders:
+        folder = folders.pop()
+        with os.scandir(os.path.join(package, folder)) as entries:
+            for entry in entries:
+                relative = f"{folder}/{entry.name}" if folder else entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(relative)
+                elif entry.name.endswith(SOURCE_SUFFIXES):
+                    stat = entry.stat()
+                    found.append((relative, stat.st_size, stat.st_mtime_ns))
+    return found
 
 
 def artifact_key(readings_key: str) -> str:

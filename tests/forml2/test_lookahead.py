@@ -111,3 +111,12 @@ def test_a_mutated_shape_parses_alike(masked: str, edits: list[tuple[str, int, s
             words[at] = token
     mutated = " ".join(words)
     assert parsed(lookahead_only(), mutated) == parsed(exhaustive(), mutated), mutated
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(SHAPES))
+def test_accepted_is_the_parse_or_none(masked: str) -> None:
+    """Whether a text is a sentence (a description's check) is asked of the lookahead parse
+    alone: the shipped parser's tree where it parses, None where it raises."""
+    tree = grammar.accepted(masked, {})
+    assert (None if tree is None else pickle.dumps(tree)) == exhaustive_parse(masked), masked
