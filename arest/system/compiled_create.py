@@ -6,14 +6,23 @@ without its interpretation, for the plain case.
 A :class:`arest.system.create_plans.Plan` is built once per (compiled readings, noun, keys of
 the input) and kept in a bounded identity memo.  It knows each key's field, its kind and the
 noun of its other role, so a command writes each fact and population once, with no field
-look-up, derived-mode or trigger scan, and builds its delta as it goes.  Then:
+look-up, derived-mode or trigger scan, and builds its delta as it goes; each new entity of
+a noun with a machine enters s₀ as it is written.  Then:
 
 - where compile-time facts show that the written cells have nothing to do with derivation,
   machines or the protected cells (no rule reads them, no noun written has a machine, no
   machine is triggered by them, no metamodel fact type among them), the command runs only
   validation (:func:`arest.system.validate.violations`) and the representation;
-- otherwise the written change goes through the interpreted :func:`command_result` (machine
-  start, derivation, triggered transitions, validation, output) and the governance check.
+- where they show that no transition can fire (no trigger among the cells written or
+  derived) and nothing derived is a status or a protected cell, the command derives
+  (:func:`arest.system.entity_verbs.settled`), validates, and takes its status, links, next
+  actions and effects from the plan (:mod:`arest.system.create_starts`), derived fields and
+  links from D′;
+- otherwise the written change goes through the interpreted :func:`command_result`
+  (derivation, triggered transitions, validation, output) and the governance check.
+
+The governance check runs only where a cell written is one it compares
+(:func:`arest.system.evolution.governed_cells`; the plan holds no derived one).
 
 Anything that is not the plain case answers None, and :func:`arest.system.apply.run` runs
 the interpreted create, which stays the semantics: a value that is not an atom, a list where

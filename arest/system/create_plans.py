@@ -2,8 +2,11 @@
 
 A :class:`Plan` is a pure function of the compiled readings: each input key's field, shape
 and other noun, the keys naming the id, whether the cells the create writes are quiet (no
-rule reads them, the noun has no machine, no machine is triggered by them), and the noun's
-representation template (its written fields in order, its url, its navigation links).  It
+rule reads them, the noun has no machine, no machine is triggered by them), the noun's
+machine as a create meets it (s₀, its events and effects: :mod:`arest.system.create_starts`),
+whether the rest of a create that is not quiet is known when compiling (nothing derived is a
+trigger, a status or a protected cell), and the noun's representation template (its written
+and derived fields in order, its url, its navigation links).  It
 is built once per (compiled readings, noun, keys) and kept in a bounded identity memo keyed
 by the fact types' roles (:func:`plans_for`), and remembers every other cell it read with its
 contents: it holds while they are the same objects, and is built again otherwise.  A shape
@@ -169,11 +172,14 @@ def _plan(state: State, noun: str, keys: frozenset[str]) -> Plan | None:
     quiet = (machine_of(state, noun) is None and written.isdisjoint(program.relevant)
              and written.isdisjoint(triggering))
     derived = {rule.fact_type for rule in program.rules()} | set(program.fully_derived)
-    shown = tuple((f.name, f.shape, f if f.fact_type in derived else None)
-                  for f in fields(state, noun) if f.name in writes or f.fact_type in derived)
+    # A quiet create derives nothing, and what D derived before names no entity outside
+    # its population: its representation reads no derived field.
+    read_derived: set[str] = set() if quiet else derived
+    shown = tuple((f.name, f.shape, f if f.fact_type in read_derived else None)
+                  for f in fields(state, noun) if f.name in writes or f.fact_type in read_derived)
     start = start_of(state, noun)
     return Plan(noun, id_keys, writes, quiet, read, shown, f"/{plural(state, noun)}/",
-                _navigation(state, noun, writes, derived), start,
+                _navigation(state, noun, writes, read_derived), start,
                 _tail_compiles(state, noun, derived, triggering, start),
                 frozenset(triggering))
 
