@@ -930,11 +930,13 @@ def profile(size: int, creates: int, plan: dict[str, Any]) -> str:
 
 PARTS = ("apply", "parse", "resolve", "derive", "triggered", "validate", "represent",
          "next actions", "effects", "governed")
-COMPILED_PARTS = ("compiled resolve", "compiled validate", "compiled represent")
+COMPILED_PARTS = ("compiled resolve", "compiled derive", "compiled validate",
+                  "compiled represent")
 """The steps of a create compiled per schema, noun and input keys
 (``arest.system.compiled_create``), in a tree that has it: writing the relations and
-populations, the woken checks, the representation from the noun's link template (a quiet
-create's: none for an Order, whose machine and rule the interpreted tail serves)."""
+populations (the machine's start too), the derivation of a create that is not quiet, the
+woken checks, the representation from the noun's link template (in a tree whose plan holds
+the rest of a create that is not quiet, an Order's too)."""
 
 
 def parts(size: int, creates: int, plan: dict[str, Any]) -> dict[str, dict[str, float]]:
@@ -944,8 +946,11 @@ def parts(size: int, creates: int, plan: dict[str, Any]) -> dict[str, dict[str, 
     ``create_entity`` and the machines' start; ``derive`` ``settle``; ``validate`` the woken
     constraints; ``governed`` the protected-cells check of the state the command reached;
     in a tree with the compiled create, its steps too (:data:`COMPILED_PARTS`)."""
+    from functools import partial
+
     import arest
-    from arest.compiler.change import Change
+    from arest.compiler.change import Change, Delta
+    from arest.compiler.population import role_nouns
     from arest.system import entity_verbs, evolution
     from arest.system.commands import parse_key
     from arest.system.context import read_context
@@ -974,6 +979,12 @@ def parts(size: int, creates: int, plan: dict[str, Any]) -> dict[str, dict[str, 
         writer = compiled_create._Writer(state, plans)
         entity, quiet, values = writer.entity(compiled_plan, request)
         return compiled_plan, state.update(writer.cells), writer.delta, entity, quiet, values
+
+    def compiled_derive(wrote: Any, delta: Any) -> Any:
+        """``settled`` on a copy of the written delta, which it changes in place."""
+        copy = Delta(added=dict(delta.added), removed=dict(delta.removed),
+                     entities=delta.entities)
+        return entity_verbs.settled(state, wrote, copy, partial(role_nouns, wrote))
 
     out: dict[str, dict[str, float]] = {}
     for kind in KINDS:
@@ -1004,9 +1015,12 @@ def parts(size: int, creates: int, plan: dict[str, Any]) -> dict[str, dict[str, 
                     ("compiled validate", compiled_create._validated,
                      (plan_, wrote, wrote_delta)),
                 ]
-                if quiet:
-                    steps.append(("compiled represent", compiled_create._represented,
-                                  (plan_, entity, values)))
+                tail = getattr(plan_, "compiled_tail", False)
+                if tail and not quiet:
+                    steps.append(("compiled derive", compiled_derive, (wrote, wrote_delta)))
+                if quiet or tail:
+                    shown = (plan_, entity, values, wrote) if tail else (plan_, entity, values)
+                    steps.append(("compiled represent", compiled_create._represented, shown))
             for part, step, arguments in steps:
                 timed.setdefault(part, []).append(_fastest_of_3(step, arguments))
         out[kind] = {part: sorted(t)[len(t) // 4] / 1e3 if t else float("nan")
@@ -1220,7 +1234,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         arguments = {"size": options.parts, "creates": 200, "plan": asdict(plan)}
         found = run_isolated(Path(__file__), "parts", arguments)
         rows = {kind: found[kind] for kind in KINDS}
-        shown = [part for part in (*PARTS, *COMPILED_PARTS) if part in found[KINDS[0]]]
+        shown = [part for part in (*PARTS, *COMPILED_PARTS)
+                 if any(part in found[kind] for kind in KINDS)]
         columns = [Column(part, part, "{:,.1f}", ratio=False) for part in shown]
         print(format_table(rows, columns, "", label="create"))
         return

@@ -6,14 +6,23 @@ without its interpretation, for the plain case.
 A :class:`arest.system.create_plans.Plan` is built once per (compiled readings, noun, keys of
 the input) and kept in a bounded identity memo.  It knows each key's field, its kind and the
 noun of its other role, so a command writes each fact and population once, with no field
-look-up, derived-mode or trigger scan, and builds its delta as it goes.  Then:
+look-up, derived-mode or trigger scan, and builds its delta as it goes; each new entity of
+a noun with a machine enters s₀ as it is written.  Then:
 
 - where compile-time facts show that the written cells have nothing to do with derivation,
   machines or the protected cells (no rule reads them, no noun written has a machine, no
   machine is triggered by them, no metamodel fact type among them), the command runs only
   validation (:func:`arest.system.validate.violations`) and the representation;
-- otherwise the written change goes through the interpreted :func:`command_result` (machine
-  start, derivation, triggered transitions, validation, output) and the governance check.
+- where they show that no transition can fire (no trigger among the cells written or
+  derived) and nothing derived is a status or a protected cell, the command derives
+  (:func:`arest.system.entity_verbs.settled`), validates, and takes its status, links, next
+  actions and effects from the plan (:mod:`arest.system.create_starts`), derived fields and
+  links from D′;
+- otherwise the written change goes through the interpreted :func:`command_result`
+  (derivation, triggered transitions, validation, output) and the governance check.
+
+The governance check runs only where a cell written is one it compares
+(:func:`arest.system.evolution.governed_cells`; the plan holds no derived one).
 
 Anything that is not the plain case answers None, and :func:`arest.system.apply.run` runs
 the interpreted create, which stays the semantics: a value that is not an atom, a list where
@@ -39,19 +48,23 @@ True
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from arest.algebra import State
 from arest.algebra.relations import Relation
 from arest.compiler.cells import counter_cell, population_cell
 from arest.compiler.change import Change, Delta
-from arest.compiler.links import PARENT
+from arest.compiler.fields import Field
+from arest.compiler.links import PARENT, Link
+from arest.compiler.population import relation_in, role_nouns
 from arest.system import evolution
 from arest.system.compiled_checks import shaped_violations, woken_checks
 from arest.system.context import Context
 from arest.system.create_plans import MOST_SHAPES, Plan, Plans, Write, plans_for, remember
+from arest.system.create_starts import Start, effects, event_links, next_actions, picture_link
 from arest.system.entities import slug
-from arest.system.entity_verbs import Output, command_result
+from arest.system.entity_verbs import Output, command_result, settled
 from arest.system.errors import Refusal
 from arest.system.inputs import MAX_ATOM, atom
 from arest.system.links import segment
@@ -87,6 +100,7 @@ class _Writer:
         self.cells: dict[str, Any] = {}
         self.delta = Delta()
         self.created: set[tuple[str, str]] = set()
+        self.started: list[tuple[Start, str]] = []
 
     def cell(self, name: str) -> Any:
         cells = self.cells
@@ -122,6 +136,15 @@ class _Writer:
         self.delta.entities.setdefault(noun, set()).add(entity)
         self.created.add((noun, entity))
 
+    def start(self, start: Start, entity: str) -> None:
+        """The new entity enters s₀ (:func:`arest.system.machines.start`, which finds it
+        started and adds nothing)."""
+        relation = self.cell(start.fact_type)
+        if isinstance(relation, Relation) and next(relation.matching(0, entity), None):
+            raise _Interpreted  # a status fact names the new entity already
+        self.add(start.fact_type, (entity, start.initial))
+        self.started.append((start, entity))
+
     def existing(self, noun: str, entity: str) -> None:
         population = self.state.get(population_cell(noun))
         if not isinstance(population, Relation) or (entity,) not in population:
@@ -155,6 +178,8 @@ class _Writer:
         if entity is None:
             entity = self.auto_id(plan.noun)
         self.join(plan.noun, entity)
+        if plan.start is not None:
+            self.start(plan.start, entity)
         if link is not None:
             fact_type, role, parent = link
             fact = [entity, entity]
@@ -235,14 +260,22 @@ def compiled_create(state: State, command: Command, context: Context
     reached = state.update(writer.cells)
     plan.carry(state, reached, writer.cells)
     delta = writer.delta
-    if not quiet:
+    if quiet:
+        derived: list[dict[str, Any]] = []
+    elif plan.compiled_tail and plan.triggering.isdisjoint(writer.cells):
+        reached, derived = settled(state, reached, delta, partial(role_nouns, reached))
+    else:
         return _interpreted_tail(state, reached, plan, entity, delta, command, context)
     found = _validated(plan, reached, delta)
     if alethic(found):
         return {"rejected": True, "entity": None, "violations": found, "derived": [],
                 "effects": [], "next_actions": []}, state
-    out: Output = {"rejected": False, "entity": _represented(plan, entity, values),
-                   "violations": found, "derived": [], "effects": [], "next_actions": []}
+    start = plan.start
+    out: Output = {
+        "rejected": False, "entity": _represented(plan, entity, values, reached),
+        "violations": found,
+        "derived": derived, "effects": effects(writer.started) if writer.started else [],
+        "next_actions": next_actions(start, plan.noun, entity) if start is not None else []}
     if not evolution.governed_cells().isdisjoint(writer.cells):
         broken = evolution.governed(state, reached, command, context)
         if broken is not None:
@@ -261,29 +294,66 @@ def _validated(plan: Plan, state: State, delta: Delta) -> list[dict[str, Any]]:
     return shaped_violations(state, checks, delta)
 
 
-def _represented(plan: Plan, entity: str, values: dict[str, list[str]]) -> dict[str, Any]:
-    """The new entity's representation (:func:`arest.system.entities.represent`) from the
-    values the input gave it: in a quiet create no other fact names it."""
+def _represented(plan: Plan, entity: str, values: dict[str, list[str]], state: State
+                 ) -> dict[str, Any]:
+    """The new entity's representation in state (:func:`arest.system.entities.represent`)
+    from the values the input gave it, its machine's start and, for the fields and parent
+    links derivation maintains, state's facts: no other asserted fact names a new entity."""
     out: dict[str, Any] = {"id": entity, "noun": plan.noun}
-    for name, shape in plan.shown:
+    start = plan.start
+    if start is not None:
+        out["status"] = start.initial
+    for name, shape, derived in plan.shown:
+        if derived is not None:
+            _derived_field(state, derived, entity, out)
+            continue
         given = values.get(name)
         if given:
             out[name] = True if shape == "flag" else given[0] if shape == "one" else sorted(
                 set(given))
     url = plan.url + segment(entity)
     links: dict[str, Any] = {"self": {"href": url}}
+    if start is not None:
+        event_links(start, url, links)
     navigation: dict[str, Any] = {}
-    for key, rel, path, parent_key, parent_url in plan.navigation:
+    for key, rel, path, parent_key, parent_url, derived_link in plan.navigation:
         if rel != PARENT:
             navigation[key] = {"href": url + path, "rel": rel}
             continue
-        targets = values.get(parent_key) if parent_key else None
+        targets = _derived_targets(state, derived_link, entity) if derived_link is not None \
+            else values.get(parent_key) if parent_key else None
         if targets:
             navigation[key] = {"href": parent_url + segment(min(targets)), "rel": PARENT}
     for key, link in navigation.items():
         links.setdefault(key, link)
+    if start is not None:
+        picture_link(url, links)
     out["_links"] = links
     return out
+
+
+def _derived_field(state: State, field: Field, entity: str, out: dict[str, Any]) -> None:
+    """The field's value in out, from state's facts, as
+    :func:`arest.system.entities.represent` shows it (nothing where it has none)."""
+    relation = relation_in(state, field.fact_type)
+    facts = sorted(relation.matching(field.role, entity)) if relation is not None else []
+    if not facts:
+        return
+    if field.shape == "flag":
+        out[field.name] = True
+    elif field.shape == "rows":
+        out[field.name] = [{key: fact[role] for key, role in field.keys} for fact in facts]
+    else:
+        found = [fact[field.keys[0][1]] for fact in facts]
+        out[field.name] = found[0] if field.shape == "one" else found
+
+
+def _derived_targets(state: State, link: Link, entity: str) -> list[str]:
+    """The entities a parent link of a derived fact type points at from entity, in state."""
+    relation = state.get(link.fact_type)
+    if not isinstance(relation, Relation):
+        return []
+    return [fact[link.other] for fact in relation.matching(link.role, entity)]
 
 
 def _interpreted_tail(state: State, reached: State, plan: Plan, entity: str, delta: Delta,

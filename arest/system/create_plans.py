@@ -2,8 +2,11 @@
 
 A :class:`Plan` is a pure function of the compiled readings: each input key's field, shape
 and other noun, the keys naming the id, whether the cells the create writes are quiet (no
-rule reads them, the noun has no machine, no machine is triggered by them), and the noun's
-representation template (its written fields in order, its url, its navigation links).  It
+rule reads them, the noun has no machine, no machine is triggered by them), the noun's
+machine as a create meets it (s₀, its events and effects: :mod:`arest.system.create_starts`),
+whether the rest of a create that is not quiet is known when compiling (nothing derived is a
+trigger, a status or a protected cell), and the noun's representation template (its written
+and derived fields in order, its url, its navigation links).  It
 is built once per (compiled readings, noun, keys) and kept in a bounded identity memo keyed
 by the fact types' roles (:func:`plans_for`), and remembers every other cell it read with its
 contents: it holds while they are the same objects, and is built again otherwise.  A shape
@@ -43,11 +46,14 @@ from arest.compiler.cells import (
     resolve_cell,
 )
 from arest.compiler.change import Change
-from arest.compiler.links import PARENT
+from arest.compiler.fields import Field
+from arest.compiler.links import PARENT, Link
 from arest.system.backed import BACKED_BY
 from arest.system.compiled_checks import WokenChecks
+from arest.system.create_starts import STATUS_SUFFIX, Start, start_of
 from arest.system.derive import program_of
 from arest.system.entities import fields, fields_by_name
+from arest.system.evolution import governed_cells
 from arest.system.held_cells import HeldCells
 from arest.system.links import followed, plural
 from arest.system.machines import machine_of
@@ -88,14 +94,25 @@ class Plan:
     quiet: bool
     read: HeldCells
     """The cells the plan read beyond the fact types' roles, and their contents."""
-    shown: tuple[tuple[str, str], ...]
-    """The written fields in the noun's field order, each with its shape: the
-    representation of a quiet create."""
+    shown: tuple[tuple[str, str, Field | None], ...]
+    """The fields a new entity can show, in the noun's field order, each with its shape:
+    the written ones (None: shown from the input's values) and the derived ones (the field:
+    read from D′, where derivation may have named the entity)."""
     url: str
     """``/<plural>/``: the start of the entity's href."""
-    navigation: tuple[tuple[str, str, str, str, str], ...]
+    navigation: tuple[tuple[str, str, str, str, str, Link | None], ...]
     """Each navigation link of the noun: key, rel, path after the url, and for a parent
-    the input key whose values it points at and their url's start."""
+    the input key whose values it points at, their url's start, and the link itself where
+    its fact type is derived (read from D′)."""
+    start: Start | None
+    """The noun's machine as a create meets it (:mod:`arest.system.create_starts`)."""
+    compiled_tail: bool
+    """Whether a create that is not quiet runs its start, representation, next actions and
+    effects from the plan: nothing derived is a trigger, a status or a protected cell, and
+    a machine's status shows as ``status``."""
+    triggering: frozenset[str]
+    """The fact types that trigger a transition of some machine: a create writing one is
+    the interpreter's from its start on."""
     checks: dict[tuple[tuple[str, ...], ...], WokenChecks] = field(
         default_factory=dict, compare=False)
     """The woken checks by shape of delta, found as commands ask (at most
@@ -161,24 +178,48 @@ def _plan(state: State, noun: str, keys: frozenset[str]) -> Plan | None:
     written = {write.fact_type for write in writes.values()} | {population_cell(noun)}
     quiet = (machine_of(state, noun) is None and written.isdisjoint(program.relevant)
              and written.isdisjoint(triggering))
-    shown = tuple((f.name, f.shape) for f in fields(state, noun) if f.name in writes)
+    derived = {rule.fact_type for rule in program.rules()} | set(program.fully_derived)
+    # A quiet create derives nothing, and what D derived before names no entity outside
+    # its population: its representation reads no derived field.
+    read_derived: set[str] = set() if quiet else derived
+    shown = tuple((f.name, f.shape, f if f.fact_type in read_derived else None)
+                  for f in fields(state, noun) if f.name in writes or f.fact_type in read_derived)
+    start = start_of(state, noun)
     return Plan(noun, id_keys, writes, quiet, read, shown, f"/{plural(state, noun)}/",
-                _navigation(state, noun, writes))
+                _navigation(state, noun, writes, read_derived), start,
+                _tail_compiles(state, noun, derived, triggering, start),
+                frozenset(triggering))
 
 
-def _navigation(state: State, noun: str, writes: dict[str, Write]
-                ) -> tuple[tuple[str, str, str, str, str], ...]:
-    """The noun's navigation links as a quiet create shows them: a parent link points at
-    the values of the input key that writes its fact type from the noun's role (no other
-    fact names a new entity)."""
+def _tail_compiles(state: State, noun: str, derived: set[str], triggering: set[str],
+                   start: Start | None) -> bool:
+    """Whether what a create of noun fires and shows after its writes is known when
+    compiling: no fact type the program derives is a machine's trigger (so no transition
+    fires), a status (so the new entities' statuses are their starts) or a cell the
+    governance check compares; and the noun's status, where it has a machine, is its field
+    ``status``."""
+    return (derived.isdisjoint(triggering)
+            and derived.isdisjoint(governed_cells())
+            and not any(name.endswith(STATUS_SUFFIX) for name in derived)
+            and (start is None or any(f.name == "status" and f.fact_type == start.fact_type
+                                      for f in fields(state, noun))))
+
+
+def _navigation(state: State, noun: str, writes: dict[str, Write], derived: set[str]
+                ) -> tuple[tuple[str, str, str, str, str, Link | None], ...]:
+    """The noun's navigation links as a create shows them: a parent link points at the
+    values of the input key that writes its fact type from the noun's role (no other
+    asserted fact names a new entity), or at what D′ holds where its fact type is
+    derived."""
     by_fact_type = {(w.fact_type, w.role): key for key, w in writes.items() if w.shape != "flag"}
-    out = []
+    out: list[tuple[str, str, str, str, str, Link | None]] = []
     for link in followed(state, noun):
         if link.rel != PARENT:
-            out.append((link.key, link.rel, "/" + quote(link.key, safe=""), "", ""))
+            out.append((link.key, link.rel, "/" + quote(link.key, safe=""), "", "", None))
         else:
             out.append((link.key, PARENT, "", by_fact_type.get((link.fact_type, link.role), ""),
-                        f"/{plural(state, link.noun)}/"))
+                        f"/{plural(state, link.noun)}/",
+                        link if link.fact_type in derived else None))
     return tuple(out)
 
 

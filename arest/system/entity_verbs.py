@@ -229,24 +229,48 @@ def settle(before: State, change: Change) -> tuple[State, Delta, list[dict[str, 
             # delta is net against ``before``: it is the command's, with no look-up.
             _copy_into(delta, fact_type, change.delta)
             continue
-        old, new = relation_of(before, fact_type, 0), relation_of(after, fact_type, 0)
-        entered = derived.added.get(fact_type, set())
-        # Derivation adds only facts the state it started from lacks, and they stay: such a
-        # fact was in ``before`` only if the command's own change moved it, so only those
-        # are looked up (the trail finds them in proportion to the change).
-        moved = {fact for fact, _, _ in relation_of(change.state, fact_type, 0).changes_since(
-            old)} if entered else set()
-        candidates = (change.delta.added.get(fact_type, set())
-                      | change.delta.removed.get(fact_type, set())
-                      | (entered & moved)
-                      | derived.removed.get(fact_type, set()))
-        came = {f for f in candidates if f in new and f not in old} | (entered - moved)
-        went = {f for f in candidates if f in old and f not in new}
-        if came:
-            delta.added[fact_type] = came
-        if went:
-            delta.removed[fact_type] = went
-    return after, delta, _listed(change, derived, delta)
+        _net_into(delta, fact_type, before, change.state, after, change.delta, derived)
+    return after, delta, _listed(change.roles, derived, delta)
+
+
+def settled(before: State, state: State, delta: Delta,
+            roles: Callable[[str], tuple[str, ...]]) -> tuple[State, list[dict[str, Any]]]:
+    """:func:`settle` of a change that reached state from before with delta, net against
+    before and the caller's own: delta becomes the command's as P saw it in place (only
+    the fact types derivation moved are looked up); the state at the fixed point and the
+    facts derived."""
+    after, derived = derive(before, state, delta.added, delta.removed, delta.entities)
+    if not derived.added and not derived.removed:
+        return after, []
+    written = Delta(added=dict(delta.added), removed=dict(delta.removed))
+    for fact_type in derived.added.keys() | derived.removed.keys():
+        delta.added.pop(fact_type, None)
+        delta.removed.pop(fact_type, None)
+        _net_into(delta, fact_type, before, state, after, written, derived)
+    return after, _listed(roles, derived, delta)
+
+
+def _net_into(delta: Delta, fact_type: str, before: State, state: State, after: State,
+              written: Delta, derived: Changes) -> None:
+    """The facts of fact_type that came into P and left it between before and after, into
+    delta, from what the change wrote (reaching state) and what derivation moved."""
+    old, new = relation_of(before, fact_type, 0), relation_of(after, fact_type, 0)
+    entered = derived.added.get(fact_type, set())
+    # Derivation adds only facts the state it started from lacks, and they stay: such a
+    # fact was in ``before`` only if the command's own change moved it, so only those
+    # are looked up (the trail finds them in proportion to the change).
+    moved = {fact for fact, _, _ in relation_of(state, fact_type, 0).changes_since(
+        old)} if entered else set()
+    candidates = (written.added.get(fact_type, set())
+                  | written.removed.get(fact_type, set())
+                  | (entered & moved)
+                  | derived.removed.get(fact_type, set()))
+    came = {f for f in candidates if f in new and f not in old} | (entered - moved)
+    went = {f for f in candidates if f in old and f not in new}
+    if came:
+        delta.added[fact_type] = came
+    if went:
+        delta.removed[fact_type] = went
 
 
 def _copy_into(delta: Delta, fact_type: str, source: Delta) -> None:
@@ -277,10 +301,11 @@ def _merged(first: Delta, then: Delta) -> Delta:
     return merged
 
 
-def _listed(change: Change, derived: Changes, delta: Delta) -> list[dict[str, Any]]:
+def _listed(roles: Callable[[str], tuple[str, ...]], derived: Changes, delta: Delta
+            ) -> list[dict[str, Any]]:
     listed: list[dict[str, Any]] = []
     for fact_type in sorted(derived.added):
-        names = role_names(change.roles(fact_type))
+        names = role_names(roles(fact_type))
         # Every fact has one value per role name; a keyword to zip (strict) would double the
         # cost of each fact's bindings, and this list is a quarter of the cost of a command
         # with a large derived delta (docs/performance.md, Derivation).

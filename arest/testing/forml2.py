@@ -671,6 +671,7 @@ def _machine_text(drawn: tuple[str, Led | None, Led | None]) -> str:
         "Transition 'close' is to Status 'Closed'.",
         "Verb 'notify' is performed during Transition 'close'.",
         "Verb 'archive' is performed in Status 'Closed'.",
+        "Verb 'welcome' is performed in Status 'Open'.",
     ]
     if trigger is not None:
         quoted = trigger[1].text(trigger[0].roles).replace("'", "''")
@@ -748,7 +749,8 @@ def _read_by(conditions: tuple[Condition, ...]) -> set[str]:
 _SHAPES_KEPT = 4096
 
 
-def readings(max_constructs: int = 6, every_form: bool = False) -> st.SearchStrategy[str]:
+def readings(max_constructs: int = 6, every_form: bool = False,
+             machines: bool = False) -> st.SearchStrategy[str]:
     """FORML 2 texts across every form the reader accepts, each read without a diagnostic
     and compiled without an error.
 
@@ -769,12 +771,14 @@ def readings(max_constructs: int = 6, every_form: bool = False) -> st.SearchStra
 
     ``every_form`` draws texts that hold all of it at once: exactly ``max_constructs``
     constructs and every one of the other forms (for :mod:`arest.testing.coverage`, which
-    lists what a text says and every kind the reader knows)."""
+    lists what a text says and every kind the reader knows).  ``machines`` draws texts
+    that always hold a state machine and the derivation rules the schema allows (the
+    machine's start and derivation in every create of its noun)."""
     # Each text is read once more to place its instance facts; sentences of one shape
     # share a parse, so the strategy keeps the parses it made (a memo of its own).
     shapes: dict[str, Any] = {}
     return schemas(shapes).flatmap(
-        lambda schema: _text(schema, max_constructs, every_form, shapes))
+        lambda schema: _text(schema, max_constructs, every_form, shapes, machines))
 
 
 def _checkable(construct: Construct, schema: Schema) -> bool:
@@ -803,7 +807,7 @@ def read_known(text: str, shapes: dict[str, Any]) -> Reading:
 
 @st.composite
 def _text(draw: st.DrawFn, schema: Schema, max_constructs: int, every_form: bool,
-          shapes: dict[str, Any]) -> str:
+          shapes: dict[str, Any], machines: bool = False) -> str:
     drawn: list[Construct] = _acyclic(draw(st.lists(
         constructs(schema).filter(lambda c: _checkable(c, schema)),
         min_size=max_constructs if every_form else 0, max_size=max_constructs)))
@@ -821,7 +825,9 @@ def _text(draw: st.DrawFn, schema: Schema, max_constructs: int, every_form: bool
             sentences += choices
         elif choices and draw(st.booleans()) is True:
             sentences.append(draw(st.sampled_from(choices)))
-    sentences += [draw(form) for form in forms if every_form or draw(st.booleans())]
+    # With machines, the rules and the machine (every form after the first two) are said.
+    sentences += [draw(form) for n, form in enumerate(forms)
+                  if every_form or (machines and n >= 2) or draw(st.booleans())]
     text = schema.text + "".join(f"{s}\n" for s in sentences if s)
     unsafe = _unsafe_for_facts(read_known(text, shapes))
     safe = [ft for ft in schema.fact_types if ft.id not in unsafe]

@@ -20,6 +20,7 @@ from arest.system.context import read_context
 from arest.system.create_plans import MOST_SHAPES, plans_for
 from arest.system.entities import fields, nouns
 from arest.system.errors import Refusal
+from arest.system.machines import machine_of
 from arest.testing import bulk_load, populations, readings
 from arest.testing.domains import command_keys, commands
 from tests.corpus import loaded
@@ -61,14 +62,16 @@ class Shown:
 
 
 @st.composite
-def create_inputs(draw: st.DrawFn, shown: Shown) -> tuple[str, Any]:
+def create_inputs(draw: st.DrawFn, shown: Shown, keys: list[str] | None = None
+                  ) -> tuple[str, Any]:
     """A create over D's domain (:func:`arest.testing.commands`), often changed: its id
     dropped (an automatic id) or given by the reference value type's name, a field's value
     of a wrong kind (a boolean, a list where one value goes, an empty string, null, a
     number), an unknown field, a field named by its fact type, or a field's values replaced
-    by children created in the same command."""
+    by children created in the same command.  ``keys``: the create keys to draw from (all
+    of D's by default)."""
     D = shown.D
-    key, request = draw(commands(D, keys=create_keys(D)))
+    key, request = draw(commands(D, keys=keys or create_keys(D)))
     noun = key.partition(":")[2]
     request = dict(request)
     change = Change(D)
@@ -161,6 +164,32 @@ def test_a_compiled_create_answers_as_the_interpreted_one_on_generated_domains(
         D, _ = same_answer(D, key, request)
 
 
+@settings(max_examples=5, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(readings(max_constructs=3, machines=True), st.sampled_from([HUMAN, AGENT]), st.data())
+def test_a_create_whose_machine_starts_answers_alike_on_generated_domains(
+        text: str, context: Any, data: st.DataObject) -> None:
+    """Generated domains with a state machine (a verb performed in its initial status, a
+    transition triggered by a fact type) and the derivation rules their schema allows:
+    creates of the machine's noun, which start it, show its status, events and picture,
+    list next actions and effects, and wake the rules (an aggregate's count among them),
+    whether their plan holds the rest of the create or leaves it to the interpreter."""
+    D = arest.compile(text)
+    started = [key for key in create_keys(D)
+               if machine_of(D, key.partition(":")[2]) is not None]
+    assume(started)
+    population = data.draw(populations(D))
+    if population.facts:
+        out, after = arest.apply(D, *population.command())
+        if out.get("rejected") is False:
+            D = after
+    inputs = st.one_of(create_inputs(Shown(D), started), create_inputs(Shown(D)))
+    for key, request in data.draw(st.lists(inputs, min_size=1, max_size=4)):
+        if data.draw(st.booleans()):
+            request = {k: v for k, v in request.items() if k != "id"}  # a new entity
+        D, _ = same_answer(D, key, request, context)
+
+
 ORDER = {"id": "o-1", "Customer": "ann@example.com", "LineItem": [
     {"Product": "sku-hammer", "Quantity": 2}, {"Product": "sku-nails", "Quantity": 1}]}
 
@@ -171,10 +200,56 @@ def test_the_benchmark_s_creates_are_compiled_and_answer_alike() -> None:
     assert compiled
     D, compiled = same_answer(D, "create:Order", ORDER)
     assert compiled
+    plan = plans_for(D).plan(D, "Order", frozenset(ORDER))
+    assert plan is not None and not plan.quiet and plan.compiled_tail
     out = arest.apply(D, "read:Order", "o-1")[0]
     assert out["status"] == "Placed" and len(out["LineItem"]) == 2
     customer = arest.apply(D, "read:Customer", "ann@example.com")[0]
     assert customer["Unpaid Order Count"] == "1"
+
+
+TASKS = """Project(.id) is an entity type.
+Task(.id) is an entity type.
+Open Task Count is a value type.
+Task belongs to Project.
+  Each Task belongs to at most one Project.
+Task is urgent.
+Task is noted.
+* Task is noted iff Task is urgent.
+Project has Open Task Count.
+  Each Project has at most one Open Task Count.
+* Project has Open Task Count iff Open Task Count is the count of Task
+  where Task belongs to that Project and Task has Status 'Open'.
+State Machine Definition 'Task' is for Noun 'Task'.
+Status 'Open' is initial in State Machine Definition 'Task'.
+Status 'Done' is terminal in State Machine Definition 'Task'.
+Transition 'finish' is defined in State Machine Definition 'Task'.
+Transition 'finish' is from Status 'Open'.
+Transition 'finish' is to Status 'Done'.
+Verb 'welcome' is performed in Status 'Open'.
+"""
+
+
+def test_a_started_entity_s_create_is_compiled_whole_and_answers_alike() -> None:
+    """A machine's start, its status, events and picture in the links, the next actions,
+    a verb performed in s₀, a derived field of the new entity and a count woken, from the
+    plan: the same answer as the interpreter's, created alone or with children."""
+    D = arest.compile(TASKS)
+    D, _ = same_answer(D, "create:Project", {"id": "p1"})
+    keys = frozenset({"id", "Project", "is urgent"})
+    plan = plans_for(D).plan(D, "Task", keys)
+    assert plan is not None and not plan.quiet and plan.compiled_tail
+    for request in ({"id": "t1", "Project": "p1", "is urgent": True}, {"Project": "p1"},
+                    {"id": "t1", "Project": "p1"}):  # the last: entity_exists
+        D, compiled = same_answer(D, "create:Task", request)
+    out = arest.apply(D, "create:Task", {"id": "t2", "Project": "p1", "is urgent": True})[0]
+    assert out["entity"]["is noted"] and out["entity"]["status"] == "Open"
+    assert out["effects"] == [{"verb": "welcome", "noun": "Task", "id": "t2", "status": "Open"}]
+    assert [d["fact_type"] for d in out["derived"]] == ["Project_has_Open_Task_Count",
+                                                        "Task_is_noted"]
+    D, compiled = same_answer(D, "create:Project", {"id": "p2", "Task": [
+        {"id": "t3", "is urgent": True}, {}]}, AGENT)
+    assert compiled
 
 
 def test_a_rejected_compiled_create_leaves_d_as_it_was() -> None:
