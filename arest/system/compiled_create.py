@@ -55,15 +55,14 @@ from arest.algebra import State
 from arest.algebra.relations import Relation
 from arest.compiler.cells import counter_cell, population_cell
 from arest.compiler.change import Change, Delta
-from arest.compiler.fields import Field
 from arest.compiler.links import PARENT, Link
-from arest.compiler.population import relation_in, role_nouns
+from arest.compiler.population import role_nouns
 from arest.system import evolution
 from arest.system.compiled_checks import shaped_violations, woken_checks
 from arest.system.context import Context
 from arest.system.create_plans import MOST_SHAPES, Plan, Plans, Write, plans_for, remember
 from arest.system.create_starts import Start, effects, event_links, next_actions, picture_link
-from arest.system.entities import slug
+from arest.system.entities import field_value, slug
 from arest.system.entity_verbs import Output, command_result, settled
 from arest.system.errors import Refusal
 from arest.system.inputs import MAX_ATOM, atom
@@ -305,7 +304,7 @@ def _represented(plan: Plan, entity: str, values: dict[str, list[str]], state: S
         out["status"] = start.initial
     for name, shape, derived in plan.shown:
         if derived is not None:
-            _derived_field(state, derived, entity, out)
+            field_value(state, derived, entity, out)
             continue
         given = values.get(name)
         if given:
@@ -330,22 +329,6 @@ def _represented(plan: Plan, entity: str, values: dict[str, list[str]], state: S
         picture_link(url, links)
     out["_links"] = links
     return out
-
-
-def _derived_field(state: State, field: Field, entity: str, out: dict[str, Any]) -> None:
-    """The field's value in out, from state's facts, as
-    :func:`arest.system.entities.represent` shows it (nothing where it has none)."""
-    relation = relation_in(state, field.fact_type)
-    facts = sorted(relation.matching(field.role, entity)) if relation is not None else []
-    if not facts:
-        return
-    if field.shape == "flag":
-        out[field.name] = True
-    elif field.shape == "rows":
-        out[field.name] = [{key: fact[role] for key, role in field.keys} for fact in facts]
-    else:
-        found = [fact[field.keys[0][1]] for fact in facts]
-        out[field.name] = found[0] if field.shape == "one" else found
 
 
 def _derived_targets(state: State, link: Link, entity: str) -> list[str]:

@@ -82,23 +82,29 @@ def fields_by_name(state: State, noun: str) -> dict[str, Field]:
     return _fields_by_name(contents) if type(contents) is tuple else {}
 
 
+def field_value(state: State, field: Field, entity: str, out: dict[str, Any]) -> None:
+    """The field's value for entity in out, from state's facts, as a representation shows
+    it: nothing where it has none, True for a flag, a dict per fact for rows, the other
+    role's value (or all of them, sorted, for ``many``)."""
+    relation = relation_in(state, field.fact_type)
+    facts = sorted(relation.matching(field.role, entity)) if relation is not None else []
+    if not facts:
+        return
+    if field.shape == "flag":
+        out[field.name] = True
+    elif field.shape == "rows":
+        out[field.name] = [{key: fact[role] for key, role in field.keys} for fact in facts]
+    else:
+        found = [fact[field.keys[0][1]] for fact in facts]
+        out[field.name] = found[0] if field.shape == "one" else found
+
+
 def represent(state: State, noun: str, entity: str) -> dict[str, Any]:
     """The entity representation of DESIGN §5 (``_links``: :mod:`arest.system.links`)."""
     out: dict[str, Any] = {"id": entity, "noun": noun}
     values: dict[str, Any] = {}
     for field in fields(state, noun):
-        relation = relation_in(state, field.fact_type)
-        facts = sorted(relation.matching(field.role, entity)) if relation is not None else []
-        if not facts:
-            continue
-        if field.shape == "flag":
-            values[field.name] = True
-        elif field.shape == "rows":
-            values[field.name] = [{key: fact[role] for key, role in field.keys} for fact in facts]
-        else:
-            other = field.keys[0][1]
-            found = [fact[other] for fact in facts]
-            values[field.name] = found[0] if field.shape == "one" else found
+        field_value(state, field, entity, values)
     if "status" in values:
         out["status"] = values.pop("status")
     out.update(values)
