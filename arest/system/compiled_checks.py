@@ -119,6 +119,36 @@ def _atom_keys(keyed: _Keyed, delta: Delta) -> list[Object] | None:
     return sorted(set(keys)) if len(keys) > 1 else keys  # type: ignore[type-var]
 
 
+def _bound_holds(state: State, bound: CountBound, keyed: _Keyed, delta: Delta) -> bool:
+    """Whether bound.check():keys is () for the keys ``_atom_keys`` reads, counted in the
+    relation's index as ``_by_index`` counts them: each key's value held by one fact at
+    most (a uniqueness) or by one at least (a mandatory role).  False where that path
+    would not decide (a removal takes part, a value not an atom, no such relation): the
+    part is then run as before, which also reports what a violated bound finds."""
+    relation = state.get(bound.fact_type)
+    role = bound.role
+    if not (isinstance(relation, Relation) and relation.arity > role):
+        return False
+    count = relation.count
+    mandatory = bound.mandatory
+    for event, target, position in keyed:
+        if event == ENTITIES:
+            values: Any = delta.entities.get(target, ())
+        elif event == ADDED:
+            values = [fact[position] for fact in delta.added.get(target, ())]
+        elif delta.removed.get(target):
+            return False
+        else:
+            continue
+        for value in values:
+            if type(value) is not str:
+                return False
+            counted = count(role, value)
+            if (not counted) if mandatory else counted > 1:
+                return False
+    return True
+
+
 def _counted(relation: Relation, bound: CountBound, keys: list[Object]) -> Object | None:
     """bound.check():keys read in the relation's index, for keys of one atom each; None
     where a key is not one atom (the evaluator answers)."""
@@ -156,6 +186,9 @@ def shaped_violations(state: State, checks: WokenChecks, delta: Delta) -> list[d
     for constraint, parts in checks.constraints:
         seen: set[str] | None = None
         for triggers, check, bound, keyed in parts:
+            if keyed is not None and by_index and bound is not None \
+                    and _bound_holds(state, bound, keyed, delta):
+                continue
             value: Object | None = None
             keys = _atom_keys(keyed, delta) if keyed is not None else None
             if keys is None:

@@ -29,26 +29,32 @@ from arest.algebra import Object, State
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Fact, Relation
 from arest.compiler.derivations import Rule
-from arest.compiler.plans import literal_of
-from arest.system.derive import GROUP, Changes, Facts, relation_of, rows
-from arest.system.row_chains import CHAIN_ATOMS, links_of
+from arest.compiler.plans import Plan, literal_of
+from arest.system.derive import GROUP, SMALL_BATCH, Changes, Facts, Row, relation_of, rows
+from arest.system.row_chains import CHAIN_ATOMS, Chain, chain_of, links_of
 
 Witness = tuple[str, int, int, tuple[tuple[int, str], ...]]
 """(relation, its arity, the role holding the target, the literal roles): every row with
 target t uses a fact of the relation with t in that role and those literals."""
 
 
+SeedRun = tuple[str, Plan, Chain | None, tuple[int, ...], int]
+"""Per seed plan: its seed fact type, the plan, its chain (:func:`~arest.system.row_chains.
+chain_of`, run directly where :func:`_plain` holds; None where the plan is no chain and
+:func:`~arest.system.derive.rows` evaluates it), the group values' columns in its rows (in
+the group key's order) and the target's column."""
+
+
 @dataclass(frozen=True)
 class CountShape:
     """What the step reads of a recognised count rule."""
 
-    targets: tuple[int, ...]
-    """Per seed plan (in the rule's order): the target's column in its rows."""
-    groups: tuple[tuple[int, ...], ...]
-    """Per seed plan: the group values' columns in its rows, in the group key's order."""
+    seeds: tuple[SeedRun, ...]
+    """Per seed plan, in the rule's order."""
     witnesses: tuple[Witness, ...]
     relations: tuple[tuple[str, int], ...]
-    """Every relation the chains join, with the arity each needs."""
+    """Every relation the chains (the goal's and the seed plans') join, with the arity each
+    needs."""
     group_roles: tuple[tuple[int, int], ...]
     """(consequent role, index in the group key) of each group variable."""
     count_role: int
@@ -95,10 +101,15 @@ def shape_of(rule: Rule) -> CountShape | None:
     template = tuple((group_vars.index(term), "") if term in group_vars
                      else (-1, "") if term == variable else (-2, str(literal_of(term)))
                      for term in consequent)
+    chains = tuple(chain_of(plan.steps) for plan in rule.seeds)
+    relations = {(name, len(join)) for name, join in links[1] if type(join) is tuple}
+    for chain in chains:
+        if chain is not None:
+            relations.update(chain.relations)
     return CountShape(
-        tuple(targets), tuple(tuple(int(v) - 1 for _, v in plan.head) for plan in rule.seeds),
-        witnesses,
-        tuple((name, len(join)) for name, join in links[1] if type(join) is tuple),
+        tuple((plan.seed, plan, chain, tuple(int(v) - 1 for _, v in plan.head), column)
+              for plan, chain, column in zip(rule.seeds, chains, targets, strict=True)),
+        witnesses, tuple(sorted(relations)),
         tuple((consequent.index(g), i) for i, g in enumerate(group_vars)),
         consequent.index(variable), template)
 
@@ -158,20 +169,20 @@ def count_step(rule: Rule, before: State, state: State, plus: Facts, minus: Fact
     fact_type = rule.fact_type
     if shape is None or fact_type in plus or fact_type in minus:
         return None
+    if not (_plain(shape, before) and _plain(shape, state)):
+        return None
     lost: dict[Fact, set[str]] = {}
     gained: dict[Fact, set[str]] = {}
-    for plan, group, column in zip(rule.seeds, shape.groups, shape.targets, strict=True):
-        went, came = minus.get(plan.seed), plus.get(plan.seed)
+    for seed, plan, chain, group, column in shape.seeds:
+        went, came = minus.get(seed), plus.get(seed)
         if went:
-            for row in rows(plan, went, before):
+            for row in _seed_rows(plan, chain, went, before):
                 lost.setdefault(tuple([row[c] for c in group]), set()).add(row[column])
         if came:
-            for row in rows(plan, came, state):
+            for row in _seed_rows(plan, chain, came, state):
                 gained.setdefault(tuple([row[c] for c in group]), set()).add(row[column])
     if not (lost or gained):
         return {}
-    if not (_plain(shape, before) and _plain(shape, state)):
-        return None
     witnesses = shape.witnesses
     for moved, other in ((lost, state), (gained, before)):
         for targets in moved.values():
@@ -213,6 +224,21 @@ def count_step(rule: Rule, before: State, state: State, plus: Facts, minus: Fact
             else relation.with_new(put)}
 
 
+def _seed_rows(plan: Plan, chain: Chain | None, facts: set[Fact], state: State
+               ) -> tuple[Row, ...]:
+    """``rows(plan, facts, state)`` where :func:`_plain` holds of state: a small batch of
+    facts of the chain's seed arity runs its steps as ``chain_rows`` would once it has
+    checked what ``_plain`` checked."""
+    if chain is not None and len(facts) <= SMALL_BATCH:
+        arity = chain.seed_arity
+        found = tuple(facts)
+        if all(type(fact) is tuple and len(fact) == arity for fact in found):
+            for step in chain.steps:
+                found = step(found, state)
+            return found
+    return rows(plan, facts, state)
+
+
 def _plain(shape: CountShape, state: State) -> bool:
     """Whether state leaves the chains' meaning alone: it defines none of the atoms they
     apply, and each relation they join is of the arity they read or absent."""
@@ -251,5 +277,5 @@ def _group_facts(relation: Relation, group_roles: tuple[tuple[int, int], ...], k
 def _count_fact(consequent: tuple[tuple[int, str], ...], key: Fact, count: int) -> Fact:
     """The consequent for a group's count, as DRed's aggregation builds it: per role, a
     group value (by its index in the key), the count (-1) or a literal (-2)."""
-    return tuple(key[i] if i >= 0 else str(count) if i == -1 else literal
-                 for i, literal in consequent)
+    return tuple([key[i] if i >= 0 else str(count) if i == -1 else literal
+                  for i, literal in consequent])

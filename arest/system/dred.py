@@ -52,10 +52,14 @@ def derive(before: State, state: State, added: Facts, removed: Facts,
     if not relevant or (relevant.isdisjoint(added) and relevant.isdisjoint(removed)
                         and not any(population_cell(n) in relevant for n in entities or ())):
         return state, changes
-    plus = {f: set(facts) for f, facts in added.items() if facts}
+    # The caller's sets are shared, never changed: a set grows by a new one in its place.
+    plus = {f: facts for f, facts in added.items() if facts}
     for noun, ids in (entities or {}).items():
-        plus.setdefault(population_cell(noun), set()).update((e,) for e in ids)
-    minus = {f: set(facts) for f, facts in removed.items() if facts}
+        if ids:
+            cell = population_cell(noun)
+            joined: set[Fact] = {(e,) for e in ids}
+            plus[cell] = plus[cell] | joined if cell in plus else joined
+    minus = {f: facts for f, facts in removed.items() if facts}
     state = _asserted_changes(state, program, plus, minus)
     if not plus and not minus:
         return state, changes
@@ -67,11 +71,12 @@ def derive(before: State, state: State, added: Facts, removed: Facts,
         for fact_type, facts in found.added.items():
             if facts:
                 changes.add_all(fact_type, facts)
-                plus.setdefault(fact_type, set()).update(facts)
+                plus[fact_type] = plus[fact_type] | facts if fact_type in plus else facts
         for fact_type, facts in found.removed.items():
             for fact in facts:
                 changes.remove(fact_type, fact)
-                minus.setdefault(fact_type, set()).add(fact)
+            if facts:
+                minus[fact_type] = minus[fact_type] | facts if fact_type in minus else facts
     return state, changes
 
 

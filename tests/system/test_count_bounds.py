@@ -11,11 +11,14 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import arest
 from arest.algebra import BOTTOM, apply, evaluate
 from arest.algebra.relations import Relation
 from arest.compiler.cells import constraint_ids
-from arest.compiler.checks import ENTITIES, CountBound, count_bound
+from arest.compiler.change import Change, Delta
+from arest.compiler.checks import ADDED, ENTITIES, REMOVED, CountBound, count_bound
 from arest.compiler.population import entity_ids
+from arest.system.compiled_checks import _atom_keys, _bound_holds, woken_checks
 from arest.system.validate import _compiled, checked, plain
 from arest.testing import bulk_load, populations
 from tests.corpus import loaded
@@ -116,3 +119,39 @@ def test_every_check_of_a_generated_population_is_the_evaluator_s(
             assert checked(state, check, drawn, plain(state)) == evaluate(
                 check, tuple(drawn), state)
     assert bounds > 0
+
+
+@given(cases(), st.data())
+def test_a_bound_found_to_hold_from_a_delta_is_one_the_evaluator_finds_unbroken(
+        case: tuple[dict[str, Any], CountBound, list[Any]], data: st.DataObject) -> None:
+    """``compiled_checks._bound_holds`` skips a part only where its check finds nothing
+    for the keys ``_atom_keys`` reads of the delta."""
+    state, bound, _ = case
+    values = st.sampled_from([*ATOMS, ("a",)])
+    delta = Delta(
+        added={FACT_TYPE: set(data.draw(st.lists(st.tuples(values, values, values), max_size=3)))},
+        removed={FACT_TYPE: set(data.draw(st.lists(st.tuples(atoms), max_size=1)))},
+        entities={"N": set(data.draw(st.lists(values, max_size=3)))})
+    keyed = data.draw(st.sampled_from([((ADDED, FACT_TYPE, 0),), ((ADDED, FACT_TYPE, 2),),
+                                       ((ENTITIES, "N", -1), (REMOVED, FACT_TYPE, -1))]))
+    if not (plain(state) and _bound_holds(state, bound, keyed, delta)):
+        return
+    keys = _atom_keys(keyed, delta)
+    assert keys is not None
+    assert not keys or checked(state, bound.check(), keys, True) == ()
+
+
+def test_the_bounds_an_order_s_create_wakes_are_found_to_hold() -> None:
+    """The step is taken: a create that breaks no bound skips each of them."""
+    D = arest.compile("Order(.id) is an entity type.\nCustomer(.id) is an entity type.\n"
+                      "Order was placed by Customer.\n"
+                      "Each Order was placed by exactly one Customer.")
+    change = Change(D)
+    change.add("Order_was_placed_by_Customer", ("o1", "acme"))
+    delta = change.delta
+    checks = woken_checks(change.state, tuple(delta.added), (), tuple(delta.entities))
+    keyed = [(bound, keys) for _, parts in checks.constraints for _, _, bound, keys in parts
+             if keys is not None]
+    assert keyed and checks.plain
+    assert all(_bound_holds(change.state, bound, keys, delta) for bound, keys in keyed
+               if bound is not None)
