@@ -249,10 +249,11 @@ def _honour_uniqueness(domain: Domain, facts: Iterable[Fact]) -> list[Fact]:
     return kept
 
 
-def settle(D: State, facts: list[Fact]) -> list[Fact]:
+def settle(D: State, facts: list[Fact], quiet: bool = False) -> list[Fact]:
     """The facts without those D refuses: while asserting them breaks an alethic constraint,
     each fact naming a value of a violation's key is dropped (the empty population always
-    settles).
+    settles).  With ``quiet``, while asserting them reports any violation, a deontic one
+    too: the base an invalid population breaks one constraint of must report nothing.
 
     >>> import arest
     >>> D = arest.load("readings/orders")
@@ -263,11 +264,11 @@ def settle(D: State, facts: list[Fact]) -> list[Fact]:
         if not facts:
             return facts
         out, _after = system_apply(D, *Population(tuple(facts)).command())
-        refused = {str(value) for v in out.get("violations", []) if v["modality"] == "alethic"
-                   for value in v["detail"]["key"]}
+        reported = [v for v in out.get("violations", []) if quiet or v["modality"] == "alethic"]
+        refused = {str(value) for v in reported for value in v["detail"]["key"]}
         if "error" in out:
             return []
-        if not out.get("rejected"):
+        if not out.get("rejected") and not (quiet and reported):
             return facts
         facts = [fact for fact in facts if not refused & set(fact[1])]
     return []
@@ -277,21 +278,21 @@ def populations(D: State, invalid: bool = False, breaking: Iterable[str] = ()
                 ) -> st.SearchStrategy[Population]:
     """Populations of D's tenant fact types, each a :class:`Population` to assert on D.
 
-    Valid ones (``invalid=False``) are built to honour uniqueness, simple mandatory and value
-    constraints and then settled (:func:`settle`): whatever D still refuses is dropped, so
-    D accepts every one.  Invalid ones take a valid one and break exactly one named alethic
-    constraint, of a kind in :data:`BREAKABLE_KINDS` (of the kinds or constraint ids in
-    ``breaking``, when given), by a change that no other constraint over the facts it
-    touches can notice.  Added facts break uniqueness (a second fact on a unique role
-    or combination of roles, of any arity: UC), frequency (a key counted past its most,
-    or once where at least two are asked: FC), a value list (a value outside it: VC),
-    an irreflexive or acyclic ring (an entity related to itself: IR, AC), a subset or
-    equality (a fact whose roles the other side lacks: SS, EQ) and an exclusion (an
-    entity in a second of its clauses: XC); facts taken away break a simple mandatory
-    role (an entity's facts there left out while another fact names it: MC).
-    ``breaks`` names that constraint, so a property can assert arest reports it and
-    nothing else.  A domain where no constraint can be broken alone gives no invalid
-    population; where few can, most draws are discarded (Hypothesis's
+    Valid ones (``invalid=False``) are built to honour uniqueness, simple mandatory and
+    value constraints and then settled (:func:`settle`): whatever D still refuses is
+    dropped, so D accepts every one.  Invalid ones take a valid one that reports no
+    violation at all (a deontic one neither) and break exactly one named alethic constraint,
+    of a kind in :data:`BREAKABLE_KINDS` (of the kinds or constraint ids in ``breaking``,
+    when given), by a change that no other constraint over the facts it touches can notice.
+    Added facts break uniqueness (a second fact on a unique role or combination of roles, of
+    any arity: UC), frequency (a key counted past its most, or once where at least two are
+    asked: FC), a value list (a value outside it: VC), an irreflexive or acyclic ring (an
+    entity related to itself: IR, AC), a subset or equality (a fact whose roles the other
+    side lacks: SS, EQ) and an exclusion (an entity in a second of its clauses: XC); facts
+    taken away break a simple mandatory role (an entity's facts there left out while another
+    fact names it: MC). ``breaks`` names that constraint, so a property can assert arest
+    reports it and nothing else.  A domain where no constraint can be broken alone gives no
+    invalid population; where few can, most draws are discarded (Hypothesis's
     ``filter_too_much`` health check may need suppressing).
 
     >>> import arest
@@ -306,7 +307,7 @@ def populations(D: State, invalid: bool = False, breaking: Iterable[str] = ()
     """
     domain = domain_of(D)
     valid = _candidate(domain, 1 if invalid else 0).map(
-        lambda facts: Population(tuple(settle(D, facts))))
+        lambda facts: Population(tuple(settle(D, facts, quiet=invalid))))
     if not invalid:
         return valid
     wanted = set(breaking)
