@@ -72,12 +72,15 @@ def _text(value: Any) -> str:
 
 
 def _facts(items: Any) -> dict[str, Any]:
-    """``"f"`` (asserted facts) and ``"p"`` (⟨fact, payload⟩ pairs, only when any)."""
-    asserted: list[list[str]] = []
+    """``"f"`` (asserted facts) and ``"p"`` (⟨fact, payload⟩ pairs, only when any).  A fact
+    stays a tuple: JSON writes it as the list it would be, and a checkpoint lists every
+    fact of each changed relation."""
+    asserted: list[Fact] = []
     derived: list[list[Any]] = []
+    keep = asserted.append
     for fact, payload in items:
         if payload is ASSERTED:
-            asserted.append(list(fact))
+            keep(fact)
         else:  # a payload is an FFP object by the contract of a cell of D
             derived.append([list(fact), as_json(cast(Object, payload))])
     value: dict[str, Any] = {"f": asserted}

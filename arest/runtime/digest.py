@@ -125,6 +125,9 @@ def asserted_delta(before: State, after: State, cells: Iterable[str]) -> Delta:
             continue
         if isinstance(old, Relation) and isinstance(new, Relation):
             for fact, was, now in new.changes_since(old):
+                if was is None and now is ASSERTED:  # the usual change, a new assertion
+                    added.append((cell, fact))
+                    continue
                 if not (_plain(was) and _plain(now)):
                     delta.exact = False
                 # A fact is asserted when it is there with a payload that is no support.

@@ -110,6 +110,14 @@ class _View:
         without depending on it (:func:`arest.system.evolution.governed`)."""
         return self._state
 
+    def read_all(self, names: Iterable[str]) -> State:
+        """The state shown, each named cell recorded as read: what reading them one by one
+        through the view records (for a caller that knows their contents already)."""
+        if self._footprint.budget is not None:
+            self._footprint.budget.check()
+        self._footprint.read.update(names)
+        return self._state
+
     def _as_view(self, state: State) -> _View:
         return self if state is self._state else _View(state, self._footprint)
 

@@ -9,7 +9,10 @@ The second line is why a state reached by writing cells none of which was read h
 without reading its cells: a create over a state known to hold leaves one known to hold,
 and the next create over it (the usual sequence of commands) reads none of the cells.  The
 state known is kept by a weak reference, so nothing keeps an old D alive, and only a plain
-D is known (a recording view, whose reads make a command's footprint, reads every cell).
+D is known.  A recording view (:mod:`arest.runtime.footprint`) is asked through the plain D
+it shows: when that is known, the view records every cell read at once (its footprint is
+what reading them one by one records), so a tenant's creates, each on a view of the D the
+one before reached, read none of the cells either.
 
 >>> from arest.algebra import EMPTY_STATE, store_all
 >>> S = store_all(EMPTY_STATE, [("schema", ("a",)), ("facts", ("x",))])
@@ -33,6 +36,11 @@ __all__ = ["HeldCells"]
 
 _PLAIN: Final = type(EMPTY_STATE)
 """The type of a plain D: a view of one (which records what it reads) is never known."""
+
+
+def _shown(state: State) -> State:
+    """The plain D a recording view shows (:mod:`arest.runtime.footprint`), else state."""
+    return getattr(state, "shown", state)
 
 
 def _nothing() -> None:
@@ -63,19 +71,25 @@ class HeldCells:
         return self._known() is state
 
     def holds(self, state: State) -> bool:
-        """Whether every cell read is the same object in state."""
-        if self._known() is state:
+        """Whether every cell read is the same object in state.  On a recording view whose
+        state is the one known, every cell read is recorded at once, as reading each would."""
+        known = self._known()
+        if known is state:
+            return True
+        shown = _shown(state)
+        if known is shown and shown is not state:
+            state.read_all(self._read)  # type: ignore[attr-defined]
             return True
         if all(map(is_, map(state.get, self.names), self.contents)):
-            self._remember(state)
+            self._remember(shown)
             return True
         return False
 
     def carry(self, before: State, after: State, written: Collection[str]) -> None:
         """after is before with the cells written changed: known to hold when before was
         and none of them was read."""
-        if self._known() is before and self._read.isdisjoint(written):
-            self._remember(after)
+        if self._known() is _shown(before) and self._read.isdisjoint(written):
+            self._remember(_shown(after))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HeldCells):

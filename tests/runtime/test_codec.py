@@ -85,3 +85,22 @@ def test_a_document_of_another_format_is_an_error() -> None:
     old = json.dumps({"format": "arest-cells-1", "cells": {}})
     with pytest.raises(ValueError, match="not a arest-cells-2 document"):
         decode(old)
+
+
+atoms = st.text(max_size=4)
+
+
+@settings(max_examples=60)
+@given(st.integers(1, 3).flatmap(lambda arity: st.lists(
+    st.tuples(st.tuples(*[atoms] * arity), st.booleans()), max_size=8).map(
+    lambda facts: (arity, facts))))
+def test_a_relation_is_written_as_its_facts_listed(
+        given_facts: tuple[int, list[tuple[tuple[str, ...], bool]]]) -> None:
+    """A fact kept as its tuple is written as the JSON list it is: the text is the compact
+    JSON of the decoded value (all lists), whatever the atoms (non-ASCII, quotes too)."""
+    arity, facts = given_facts
+    relation = Relation(arity).updated(
+        [(fact, True if plain else ("why", fact[0])) for fact, plain in facts])
+    text = encode_cell(relation)
+    assert json.dumps(json.loads(text), separators=(",", ":")) == text
+    assert decode_cell(text) == relation

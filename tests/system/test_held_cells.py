@@ -33,25 +33,45 @@ steps = st.lists(st.tuples(
     st.integers(0, 7),  # the version written from
     st.sets(st.sampled_from(NAMES), max_size=3),  # the cells written
     st.booleans(),  # whether the write is carried
+    st.booleans(),  # whether it is written (and carried) through a recording view
 ), max_size=12)
 
 
 @settings(max_examples=60)
-@given(steps, st.lists(st.integers(0, 12), max_size=6))
+@given(steps, st.lists(st.tuples(st.integers(0, 12), st.booleans()), max_size=6))
 def test_cells_known_to_hold_are_the_cells_held(
-        writes: list[tuple[int, set[str], bool]], asked: list[int]) -> None:
+        writes: list[tuple[int, set[str], bool, bool]], asked: list[tuple[int, bool]]) -> None:
+    """Asked through a recording view too: it answers as reading every cell does, and its
+    footprint records what reading them one by one through the view records."""
     first = store_all(EMPTY_STATE, [(name, (name,)) for name in NAMES])
     held = HeldCells(first, READ)
     versions = [first]
-    for n, (start, written, carried) in enumerate(writes):
+    for n, (start, written, carried, viewed) in enumerate(writes):
         before = versions[start % len(versions)]
-        after = before.update({name: (name, n) for name in written})
-        if carried:
-            held.carry(before, after, written)
+        cells = {name: (name, n) for name in written}
+        if viewed:
+            footprint = Footprint()
+            view = footprint.view(before)
+            written_view = view.update(cells)
+            made = footprint.state_of(written_view)
+            assert made is not None
+            if carried:
+                held.carry(view, written_view, written)
+            after = made
+        else:
+            after = before.update(cells)
+            if carried:
+                held.carry(before, after, written)
         versions.append(after)
-        for index in asked:
+        for index, through_view in asked:
             version = versions[index % len(versions)]
-            assert held.holds(version) == read_each(held, version)
+            if through_view:
+                footprint, alone = Footprint(), Footprint()
+                answer = held.holds(footprint.view(version))
+                assert answer == read_each(held, alone.view(version))
+                assert footprint.read == alone.read
+            else:
+                assert held.holds(version) == read_each(held, version)
             assert not held.known(version) or read_each(held, version)
 
 
