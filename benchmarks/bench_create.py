@@ -931,12 +931,15 @@ def profile(size: int, creates: int, plan: dict[str, Any]) -> str:
 PARTS = ("apply", "parse", "resolve", "derive", "triggered", "validate", "represent",
          "next actions", "effects", "governed")
 COMPILED_PARTS = ("compiled resolve", "compiled derive", "compiled validate",
-                  "compiled represent")
+                  "compiled represent", "flat create")
 """The steps of a create compiled per schema, noun and input keys
 (``arest.system.compiled_create``), in a tree that has it: writing the relations and
 populations (the machine's start too), the derivation of a create that is not quiet, the
 woken checks, the representation from the noun's link template (in a tree whose plan holds
-the rest of a create that is not quiet, an Order's too)."""
+the rest of a create that is not quiet, an Order's too); in a tree whose plans have a
+straight-line create for flat input (``arest.system.flat_create``), that create whole
+(writes, checks, representation and output), which a Customer's create takes instead of
+the three steps before."""
 
 
 def parts(size: int, creates: int, plan: dict[str, Any]) -> dict[str, dict[str, float]]:
@@ -1021,6 +1024,9 @@ def parts(size: int, creates: int, plan: dict[str, Any]) -> dict[str, dict[str, 
                 if quiet or tail:
                     shown = (plan_, entity, values, wrote) if tail else (plan_, entity, values)
                     steps.append(("compiled represent", compiled_create._represented, shown))
+                flat = getattr(plan_, "flat", None)
+                if flat is not None:
+                    steps.append(("flat create", flat.create, (state, request)))
             for part, step, arguments in steps:
                 timed.setdefault(part, []).append(_fastest_of_3(step, arguments))
         out[kind] = {part: sorted(t)[len(t) // 4] / 1e3 if t else float("nan")

@@ -251,6 +251,13 @@ def compiled_create(state: State, command: Command, context: Context
     plan = plans.plan(state, command.target, frozenset(request))
     if plan is None:
         return None
+    flat = plan.flat
+    if flat is not None:
+        answered = flat.create(state, request)
+        if answered is not None:
+            if answered[1] is not state:
+                plan.read.carry(state, answered[1], flat.written)
+            return answered
     writer = _Writer(state, plans)
     try:
         entity, quiet, values = writer.entity(plan, request)

@@ -54,6 +54,7 @@ from arest.system.create_starts import STATUS_SUFFIX, Start, start_of
 from arest.system.derive import program_of
 from arest.system.entities import fields, fields_by_name
 from arest.system.evolution import governed_cells
+from arest.system.flat_create import FlatCreate, flat_create
 from arest.system.held_cells import HeldCells
 from arest.system.links import followed, plural
 from arest.system.machines import machine_of
@@ -113,6 +114,9 @@ class Plan:
     triggering: frozenset[str]
     """The fact types that trigger a transition of some machine: a create writing one is
     the interpreter's from its start on."""
+    flat: FlatCreate | None = field(compare=False)
+    """Its straight-line create for flat input (:mod:`arest.system.flat_create`), whose
+    checks' cells are among those the plan read."""
     checks: dict[tuple[tuple[str, ...], ...], WokenChecks] = field(
         default_factory=dict, compare=False)
     """The woken checks by shape of delta, found as commands ask (at most
@@ -172,7 +176,6 @@ def _plan(state: State, noun: str, keys: frozenset[str]) -> Plan | None:
     machines = state.get(MACHINES_CELL)
     machine_nouns = [str(name) for name in machines] if type(machines) is tuple else []
     names = (resolve_cell(noun), links_cell(noun), *SCHEMA_CELLS, *map(machine_cell, machine_nouns))
-    read = HeldCells(state, names)
     triggering = {fact_type for name in machine_nouns
                   for fact_type, _ in getattr(machine_of(state, name), "triggers", ())}
     written = {write.fact_type for write in writes.values()} | {population_cell(noun)}
@@ -185,10 +188,15 @@ def _plan(state: State, noun: str, keys: frozenset[str]) -> Plan | None:
     shown = tuple((f.name, f.shape, f if f.fact_type in read_derived else None)
                   for f in fields(state, noun) if f.name in writes or f.fact_type in read_derived)
     start = start_of(state, noun)
-    return Plan(noun, id_keys, writes, quiet, read, shown, f"/{plural(state, noun)}/",
-                _navigation(state, noun, writes, read_derived), start,
-                _tail_compiles(state, noun, derived, triggering, start),
-                frozenset(triggering))
+    url = f"/{plural(state, noun)}/"
+    navigation = _navigation(state, noun, writes, read_derived)
+    # A quiet create starts no machine (the noun has none).
+    flat = flat_create(state, noun, id_keys, writes, shown, url, navigation) if quiet else None
+    if flat is not None:
+        names = (*names, *flat.checks.read.names)
+    return Plan(noun, id_keys, writes, quiet, HeldCells(state, names), shown, url, navigation,
+                start, _tail_compiles(state, noun, derived, triggering, start),
+                frozenset(triggering), flat)
 
 
 def _tail_compiles(state: State, noun: str, derived: set[str], triggering: set[str],

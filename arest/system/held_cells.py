@@ -40,7 +40,9 @@ _PLAIN: Final = type(EMPTY_STATE)
 
 def _shown(state: State) -> State:
     """The plain D a recording view shows (:mod:`arest.runtime.footprint`), else state."""
-    return getattr(state, "shown", state)
+    # A plain D, the common case, is told by its type: asking it for an attribute it lacks
+    # costs an exception inside getattr.
+    return state if type(state) is _PLAIN else getattr(state, "shown", state)
 
 
 def _nothing() -> None:
@@ -88,7 +90,10 @@ class HeldCells:
     def carry(self, before: State, after: State, written: Collection[str]) -> None:
         """after is before with the cells written changed: known to hold when before was
         and none of them was read."""
-        if self._known() is _shown(before) and self._read.isdisjoint(written):
+        if type(before) is _PLAIN and type(after) is _PLAIN:  # the common case, no calls
+            if self._known() is before and self._read.isdisjoint(written):
+                self._known = weakref.ref(after)
+        elif self._known() is _shown(before) and self._read.isdisjoint(written):
             self._remember(_shown(after))
 
     def __eq__(self, other: object) -> bool:

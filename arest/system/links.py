@@ -28,7 +28,7 @@ place to merge them in, and a navigation key never equals ``self``.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Final
 from urllib.parse import quote
 
 from arest.algebra import Object, State
@@ -82,12 +82,22 @@ _RESERVED = re.compile(r"[^A-Za-z0-9_.~-]+")
 
 def _percent_encoded(found: re.Match[str]) -> str:
     """``quote(text, safe="")`` of a run of reserved characters: each UTF-8 byte as ``%XX``.
-    An id is mostly unreserved, and a search that finds nothing is cheaper than ``quote``.
+    An id is mostly unreserved, and a search that finds nothing is cheaper than ``quote``;
+    a run of one ASCII character (an email's ``@``) is looked up.
 
-    >>> _RESERVED.sub(_percent_encoded, "a b/é")
-    'a%20b%2F%C3%A9'
+    >>> _RESERVED.sub(_percent_encoded, "a b/é"), _RESERVED.sub(_percent_encoded, "a@b")
+    ('a%20b%2F%C3%A9', 'a%40b')
     """
-    return "".join([f"%{byte:02X}" for byte in found.group().encode("utf-8")])
+    text = found.group()
+    known = _ASCII_ESCAPES.get(text)
+    if known is not None:
+        return known
+    return "".join([f"%{byte:02X}" for byte in text.encode("utf-8")])
+
+
+_ASCII_ESCAPES: Final = {chr(code): f"%{code:02X}" for code in range(128)
+                         if _RESERVED.fullmatch(chr(code))}
+"""Each reserved ASCII character's escape: what :func:`_percent_encoded` finds for it."""
 
 
 def href(state: State, noun: str, entity: str) -> str:
