@@ -28,6 +28,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Final, Literal, NamedTuple
 
 from arest.algebra import State
@@ -573,10 +574,27 @@ def parse_key(key: Any, request: Any) -> Command:
     if not isinstance(key, str):
         raise Refusal("unknown_key", "a key is a string such as 'list:Noun'",
                       key=_shown(key), candidates=usage())
+    verb, target = _known_key(key) if len(key) <= MOST_KEPT_KEY else _verb_and_target(key)
+    return Command(verb, target, checked_input(request, "$"))
+
+
+def _verb_and_target(key: str) -> tuple[str, str]:
+    """The verb and the target a key names (the target empty for a verb that takes none);
+    ``unknown_key`` where it names no verb, or a target the verb does not take (or lacks
+    one)."""
     checked_text(key, "$key")
     verb, colon, target = key.partition(":")
     entry = VERBS.get(verb)
     if entry is None or (entry.target is not None) != bool(colon) or (colon and not target):
         raise Refusal("unknown_key", f"no key {key!r}", key=key,
                       candidates=closest(key, usage()) or usage())
-    return Command(verb, target, checked_input(request, "$"))
+    return verb, target
+
+
+MOST_KEPT_KEY: Final = 256
+"""The longest key whose verb and target are kept once read: a command's key is one of a
+few, each read again on every command; a longer one is read each time, so the keys kept
+hold little memory whatever keys callers send."""
+
+_known_key = lru_cache(maxsize=1024)(_verb_and_target)
+""":func:`_verb_and_target` of the keys of the last commands (a refused key is not kept)."""

@@ -12,7 +12,9 @@ a noun with a machine enters s₀ as it is written.  Then:
 - where compile-time facts show that the written cells have nothing to do with derivation,
   machines or the protected cells (no rule reads them, no noun written has a machine, no
   machine is triggered by them, no metamodel fact type among them), the command runs only
-  validation (:func:`arest.system.validate.violations`) and the representation;
+  validation (:func:`arest.system.validate.violations`) and the representation; where its
+  input is flat besides (each value one plain atom), the plan's straight-line steps
+  (:mod:`arest.system.flat_create`) run those;
 - where they show that no transition can fire (no trigger among the cells written or
   derived) and nothing derived is a status or a protected cell, the command derives
   (:func:`arest.system.entity_verbs.settled`), validates, and takes its status, links, next

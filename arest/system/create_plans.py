@@ -243,10 +243,12 @@ class Plans:
     def plan(self, state: State, noun: str, keys: frozenset[str]) -> Plan | None:
         """The plan for noun and keys over state, built again when a cell it read changed."""
         shape = (noun, keys)
-        if shape in self.by_shape:
-            found = self.by_shape[shape]
-            if found is None or found.holds(state):
+        found = self.by_shape.get(shape)
+        if found is not None:
+            if found.read.holds(state):
                 return found
+        elif shape in self.by_shape:
+            return None
         found = _plan(state, noun, keys)
         remember(self.by_shape, shape, found, MOST_SHAPES)
         return found

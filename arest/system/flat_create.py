@@ -7,7 +7,8 @@ A quiet plan (no rule reads the cells it writes, the noun has no machine, none i
 by them) over a flat input — each value a non-empty ASCII string (a flag true), an id given —
 writes exactly one fact per key beside the id and the id into the noun's population.  So
 what the compiled create finds per command is known with the plan: the cells written, the
-delta's shape and the checks it wakes, which of them count the new entity or a value of
+delta's shape and the checks it wakes (found with the plan, whose held cells include theirs:
+where one changes, the plan is made again), which of them count the new entity or a value of
 the input, and the representation's form (its fields in order, its url's start, each link's
 template).  A command then runs those steps and nothing else:
 
@@ -115,6 +116,24 @@ class FlatCreate:
         """The compiled create's answer for request (whose keys are the plan's) over a state
         the plan holds over, or None where request is not flat or the answer needs the
         general steps."""
+        entity = self._entity(request)
+        cells = self._cells(state, request, entity) if entity is not None else None
+        if entity is None or cells is None:
+            return None
+        reached = state.update(cells)
+        probes = self.probes
+        if probes is not None and _hold(reached, probes, request, entity):
+            found: list[dict[str, Any]] = []
+        else:
+            found = shaped_violations(reached, self.checks, self._delta(request, entity))
+            if alethic(found):
+                return {"rejected": True, "entity": None, "violations": found, "derived": [],
+                        "effects": [], "next_actions": []}, state
+        return {"rejected": False, "entity": self._represented(request, entity),
+                "violations": found, "derived": [], "effects": [], "next_actions": []}, reached
+
+    def _entity(self, request: dict[str, Any]) -> str | None:
+        """The id the keys naming it give (all the same plain atom), else None."""
         entity = None
         for key in self.id_keys:
             value = request[key]
@@ -122,8 +141,13 @@ class FlatCreate:
                     and value.isascii()) or (entity is not None and value != entity):
                 return None
             entity = value
-        if entity is None:
-            return None
+        return entity
+
+    def _cells(self, state: State, request: dict[str, Any], entity: str
+               ) -> dict[str, Any] | None:
+        """The cells the create of entity writes, each with its new contents; None where a
+        value is not a plain atom, a flag not true, the id in use, a fact there already, or
+        a value naming an entity that does not exist."""
         population = self.population
         grown = _grown(state.get(population), (entity,))
         if grown is None:
@@ -143,23 +167,11 @@ class FlatCreate:
                 return None
             cells[fact_type] = grown
         for key, fact_type in self.flags:
-            if request[key] is not True:
-                return None
-            grown = _grown(state.get(fact_type), (entity,))
+            grown = _grown(state.get(fact_type), (entity,)) if request[key] is True else None
             if grown is None:
                 return None
             cells[fact_type] = grown
-        reached = state.update(cells)
-        probes = self.probes
-        if probes is not None and _hold(reached, probes, request, entity):
-            found: list[dict[str, Any]] = []
-        else:
-            found = shaped_violations(reached, self.checks, self._delta(request, entity))
-            if alethic(found):
-                return {"rejected": True, "entity": None, "violations": found, "derived": [],
-                        "effects": [], "next_actions": []}, state
-        return {"rejected": False, "entity": self._represented(request, entity),
-                "violations": found, "derived": [], "effects": [], "next_actions": []}, reached
+        return cells
 
     def _delta(self, request: dict[str, Any], entity: str) -> Delta:
         """The delta of the facts :meth:`create` wrote for request, as the compiled create's
