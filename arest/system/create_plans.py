@@ -122,10 +122,6 @@ class Plan:
     """The woken checks by shape of delta, found as commands ask (at most
     :data:`MOST_SHAPES`)."""
 
-    def holds(self, state: State) -> bool:
-        """Whether every cell the plan read beyond the fact types' roles is as it was."""
-        return self.read.holds(state)
-
     def carry(self, before: State, after: State, written: Collection[str]) -> None:
         """after is before with the cells written: the plan and its checks are known to hold
         over after where they were over before and read none of those cells."""
