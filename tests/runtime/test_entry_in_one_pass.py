@@ -1,8 +1,9 @@
 """A journal entry written in one pass (``digest.recorded_between``) is the general one,
 ``recorded(digest, asserted_delta(…))``, the same digest and the same text: over generated
 commands of the example domains (accepted, rejected, with derivations), over relations
-edited at random, and entry by entry over a journal of 1,372 commands; and a tenant's clock,
-which keeps its second's text, writes each instant as the calendar does."""
+edited at random, and entry by entry over a journal of 1,372 commands; a digest's text is its
+64 hex digits; and a tenant's clock, which keeps its second's text, writes each instant as the
+calendar does."""
 
 from __future__ import annotations
 
@@ -137,3 +138,8 @@ def test_the_clock_that_keeps_its_second_writes_each_instant_as_the_calendar(
     readings = [*instants, *(instants[-1] + sum(steps[:n + 1]) for n in range(len(steps)))]
     clock = UtcClock(iter(readings).__next__)
     assert [clock() for _ in readings] == [utc_text(reading) for reading in readings]
+
+
+@given(st.integers(0, 2**256 - 1))
+def test_a_digest_is_written_as_its_64_hex_digits(digest: int) -> None:
+    assert text(digest) == f"v1:{digest:064x}"
