@@ -48,7 +48,7 @@ class UtcClock:
 
     def __init__(self, reading: Callable[[], int] = time.time_ns) -> None:
         self._reading = reading
-        self._kept: tuple[int, str] = (-1, "")
+        self._kept: tuple[int | None, str] = (None, "")
         """The last second read and its text up to the seconds: one value, so that a
         thread reads both at once."""
 

@@ -130,7 +130,8 @@ def test_a_journal_of_creates_orders_and_duplicates_is_the_general_paths(
 
 
 @settings(max_examples=200)
-@given(st.lists(st.integers(0, 4_000_000_000 * NANOSECONDS), min_size=1, max_size=6),
+@given(st.lists(st.integers(-5 * NANOSECONDS, 4_000_000_000 * NANOSECONDS), min_size=1,
+                max_size=6),
        st.lists(st.integers(0, 3 * NANOSECONDS), max_size=6))
 def test_the_clock_that_keeps_its_second_writes_each_instant_as_the_calendar(
         instants: list[int], steps: list[int]) -> None:
