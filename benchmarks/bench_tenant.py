@@ -48,7 +48,9 @@ databases go to a temporary folder (``--dir`` to choose its file system: fsync c
 on it).  The garbage collector keeps CPython's defaults throughout.
 
 Run ``python benchmarks/bench_tenant.py`` (N up to 1e5, about 3.5 minutes on 2 cores),
-``--quick`` for a smoke run (N up to 5,000, about 10 s), ``--profile 100000`` for a cProfile
+``--quick`` for a smoke run (N up to 5,000, about 10 s), ``--steps`` for each step of a durable
+create timed apart (three rounds, with ``--before`` the trees taking turns; ``--dir /dev/shm``
+leaves fsync out), ``--profile 100000`` for a cProfile
 of the build and of both restarts at one N, ``--durable-only`` for the durable creates and
 writers alone, with ``--before DIR`` to run each arest candidate also on the ``arest`` package
 in ``DIR`` (an older tree, e.g. ``git archive <commit> arest | tar -x -C DIR``) right after.
@@ -226,6 +228,76 @@ def measure_interleaved(creates: int, warmup: int, folder: str) -> dict[str, Any
     return {name: {"total_s": sum(walls[name]) / 1e9, "cpu_s": sum(cpus[name]) / 1e9,
                    "cpu_median_ns": statistics.median(cpus[name]),
                    **summarize(walls[name]).as_dict()} for name in walls}
+
+
+STEPS = (
+    ("parse_key", "request: the key parsed"),
+    ("clock", "request: the clock"),
+    ("_run_within_limits", "apply: SYSTEM on the recording view"),
+    ("_commit", "entry: the asserted delta, digest and facts' text, queued"),
+    ("wait", "append: the commit (its fsync), the lock-file record"),
+    ("keep", "checkpoint, spread over the creates (mean)"),
+)
+"""The steps of a durable create ``--steps`` times: the attribute wrapped, and its row."""
+
+
+def measure_steps(creates: int, warmup: int, folder: str) -> dict[str, float]:
+    """Each step of a SQLite tenant's create under ``time.process_time_ns``, by wrapping
+    the runtime's functions (two clock readings a step, about 1 µs each on top): the median
+    µs of each step and of the whole ``call``, the checkpoint's mean."""
+    import arest
+    from arest.runtime import checkpoints, group_commit, tenant
+
+    samples: dict[str, list[int]] = {row: [] for _, row in STEPS}
+    samples["call in all"] = []
+
+    def timed(function: Any, row: str) -> Any:
+        def step(*arguments: Any, **options: Any) -> Any:
+            started = time.process_time_ns()
+            try:
+                return function(*arguments, **options)
+            finally:
+                samples[row].append(time.process_time_ns() - started)
+        return step
+
+    owners = {"parse_key": tenant, "_run_within_limits": tenant.Tenant,
+              "_commit": tenant.Tenant, "wait": group_commit.GroupCommit,
+              "keep": checkpoints.Checkpoints}
+    rows = dict(STEPS)
+    for name, owner in owners.items():
+        setattr(owner, name, timed(getattr(owner, name), rows[name]))
+    created = arest.Tenant.open(EXAMPLE, db=Path(tempfile.mkdtemp(dir=folder)) / "steps.db")
+    created._clock = timed(created._clock, rows["clock"])
+    _log(f"steps: {warmup:,} + {creates:,} creates")
+    for number in range(warmup + creates):
+        if number == warmup:
+            for kept in samples.values():
+                kept.clear()
+        started = time.process_time_ns()
+        _accepted(created.call("create:Customer", customer(number)), number)
+        samples["call in all"].append(time.process_time_ns() - started)
+    created.close()
+    checkpoint = rows["keep"]
+    return {row: (sum(kept) / creates if row == checkpoint else statistics.median(kept)) / 1e3
+            for row, kept in samples.items()}
+
+
+def run_steps(plan: Plan, folder: str, before: Path | None, rounds: int = 3) -> str:
+    """``rounds`` of :func:`measure_steps`, each tree in its own process, taking turns; a
+    table of each step's µs per round (``before`` first)."""
+    arguments = {"creates": plan.creates, "warmup": plan.warmup, "folder": folder}
+    trees = ([("before", before)] if before is not None else []) + [("this tree", None)]
+    found: dict[str, list[dict[str, float]]] = {name: [] for name, _ in trees}
+    for _ in range(rounds):
+        for name, tree in trees:
+            found[name].append(_isolated("measure_steps", arguments, tree))
+    names = [row for _, row in STEPS] + ["call in all"]
+    lines = ["| step | " + " | ".join(name for name, _ in trees) + " |",
+             "|---|" + "---|" * len(trees)]
+    for row in names:
+        cells = [" / ".join(f"{result[row]:.1f}" for result in found[name]) for name, _ in trees]
+        lines.append(f"| {row} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def threads_of(kind: str) -> int:
@@ -835,6 +907,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--creates", type=int, default=None, help="timed creates per candidate")
     parser.add_argument("--durable-only", action="store_true",
                         help="only the durable creates and the concurrent writers")
+    parser.add_argument("--steps", action="store_true",
+                        help="only each step of a durable create, timed (three rounds; with"
+                        " --before, the trees taking turns); --dir /dev/shm for no fsync")
     parser.add_argument("--before", type=Path, default=None,
                         help="with --durable-only: also run each arest candidate on the"
                         " arest package in this folder (an older tree), for an A/B")
@@ -869,6 +944,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             return
         if options.starts_only:
             print(_starts({"starts": run_starts(plan, folder)}))
+            return
+        if options.steps:
+            print(f"load average {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
+            print(run_steps(plan, folder, options.before))
+            print(f"load average {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
             return
         if options.durable_only:
             facts = machine_facts(plan, folder)

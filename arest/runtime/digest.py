@@ -29,7 +29,7 @@ True
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring
 from typing import Final
@@ -177,9 +177,54 @@ def recorded(digest: int, delta: Delta) -> tuple[int, str]:
     return digest % MODULUS, "{" + ",".join(parts) + "}"
 
 
+def recorded_between(digest: int, before: State, after: State, cells: Collection[str]
+                     ) -> tuple[int, str]:
+    """``recorded(digest, asserted_delta(before, after, cells))`` in one pass, the same
+    digest and text: each fact that entered a relation as a plain assertion written as the
+    cell's head and its values, hashed as written, with no :class:`Delta` between.  Any
+    other change (a fact removed, a derivation's support, a cell that is no relation, an
+    ``asserted:`` copy, no change at all) takes the general path.
+
+    >>> from arest.algebra import EMPTY_STATE, store
+    >>> before = store(EMPTY_STATE, "R", Relation.of(2, [("a", "x")]))
+    >>> after = store(before, "R", before["R"].add(("b", "y")))
+    >>> (recorded_between(5, before, after, ["R"])
+    ...  == recorded(5, asserted_delta(before, after, ["R"])))
+    True
+    >>> recorded_between(0, before, after, ["R"])[1]
+    '{"+":[["R",["b","y"]]],"exact":true}'
+    """
+    texts: list[str] = []
+    gained = 0
+    blake2b, number = hashlib.blake2b, int.from_bytes
+    for cell in cells:
+        old, new = before.get(cell), after.get(cell)
+        if old is new:
+            continue
+        if not (isinstance(old, Relation) and isinstance(new, Relation)) or (
+                is_asserted_cell(cell)):
+            return recorded(digest, asserted_delta(before, after, cells))
+        head = f"[{encode_basestring(cell)},["
+        for fact, was, now in new.changes_since(old):
+            if was is not None or now is not ASSERTED:
+                return recorded(digest, asserted_delta(before, after, cells))
+            encoded = head + ",".join(map(encode_basestring, fact)) + "]]"
+            texts.append(encoded)
+            gained += number(blake2b(encoded.encode("utf-8", "surrogatepass"),
+                                     digest_size=32).digest(), "big")
+    if not texts:
+        return recorded(digest, asserted_delta(before, after, cells))
+    return (digest + gained) % MODULUS, '{"+":[' + ",".join(texts) + '],"exact":true}'
+
+
 def text(digest: int) -> str:
-    """The digest as stored: its version, a colon and 64 hex digits."""
-    return f"{VERSION}:{digest:064x}"
+    """The digest as stored: its version, a colon and 64 hex digits (its 32 bytes in hex,
+    which formats them in a quarter of the time ``f"{digest:064x}"`` takes).
+
+    >>> text(2**255 + 10) == f"v1:{2**255 + 10:064x}"
+    True
+    """
+    return f"{VERSION}:{digest.to_bytes(32, 'big').hex()}"
 
 
 def parsed(stored: str) -> int | None:

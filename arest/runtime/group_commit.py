@@ -77,6 +77,8 @@ class GroupCommit:
         """Wake the earliest sleeper whose entry is still queued, to write the next batch
         (first, so the next fsync starts soonest), then those whose entries are durable;
         every sleeper once the queue is broken.  Holds the guard."""
+        if not self._sleepers:  # a single writer's usual case: nobody to wake
+            return
         broken, durable = self._broken is not None, self.durable
         asleep = [] if broken else [sleeper for sleeper in self._sleepers
                                     if sleeper[0] > durable]

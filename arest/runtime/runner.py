@@ -14,7 +14,7 @@ whole D checks it at each read.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection
 from typing import Any
 
 from arest.algebra import State
@@ -49,7 +49,8 @@ def run_recording(state: State, command: Command, context: Context,
     return (out, result, None) if made is None else (out, made, footprint)
 
 
-def changed_cells(before: State, after: State, footprint: Footprint | None) -> Iterable[str]:
+def changed_cells(before: State, after: State, footprint: Footprint | None
+                  ) -> Collection[str]:
     """The cells that may differ: those written, or else every cell whose contents are not
     the same object (O(cells), for the commands that take all of D)."""
     if footprint is not None:

@@ -32,7 +32,6 @@ import json
 import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from datetime import UTC, datetime
 from json.encoder import encode_basestring, encode_basestring_ascii
 from pathlib import Path
 from types import TracebackType
@@ -43,9 +42,10 @@ from arest.api import read_files
 from arest.runtime import recovery
 from arest.runtime.budget import Budget, BudgetSpent
 from arest.runtime.checkpoints import Checkpoints
+from arest.runtime.clock import UtcClock, utc_now
 from arest.runtime.codec import FORMAT as CODEC
 from arest.runtime.database_url import is_postgresql, shown
-from arest.runtime.digest import asserted_delta, recorded, text
+from arest.runtime.digest import recorded_between, text
 from arest.runtime.footprint import Footprint
 from arest.runtime.group_commit import GroupCommit
 from arest.runtime.lockfile import TenantLocked
@@ -84,11 +84,6 @@ def readings_key(sources: tuple[tuple[str, str], ...]) -> str:
     bundled = metamodel_texts()
     digest = hashlib.sha256(json.dumps([__version__, CODEC, bundled, sources]).encode())
     return digest.hexdigest()
-
-
-def utc_now() -> str:
-    """The clock: an ISO-8601 UTC time with microseconds."""
-    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 def _context_text(context: Context) -> str:
@@ -150,8 +145,12 @@ class Tenant:
 
     @classmethod
     def open(cls, *readings: str | Path, db: str | Path = ":memory:",
-             clock: Callable[[], str] = utc_now, max_snapshots: int = MAX_SNAPSHOTS) -> Tenant:
+             clock: Callable[[], str] | None = None, max_snapshots: int = MAX_SNAPSHOTS
+             ) -> Tenant:
         """Load the readings, open the database, recover D (checkpoint + checked replay).
+
+        ``clock``: what stamps each command with its time (default: a
+        :class:`~arest.runtime.clock.UtcClock` of the tenant's own).
 
         ``max_snapshots``: the most snapshots D may hold; ``snapshot`` under a new label is
         then refused (``limit_exceeded``).  Snapshots held already are kept whatever it is.
@@ -165,7 +164,8 @@ class Tenant:
             sources = read_files(*readings)
             key = readings_key(sources)
             recovered = recovery.recover(storage, shown_as, key, sources)
-            tenant = cls(recovered, storage, key, clock, max_snapshots, shown_as)
+            tenant = cls(recovered, storage, key, UtcClock() if clock is None else clock,
+                         max_snapshots, shown_as)
             if recovered.rebased:  # new readings: keep D whole under them before the base
                 tenant._checkpoints.keep(tenant._current, wait=True)
             if recovered.base_to_keep is not None:
@@ -358,8 +358,8 @@ class Tenant:
             if footprint is None or not footprint.unchanged(snapshot, current):
                 return None
             after = footprint.merged(current, after)
-        delta = asserted_delta(current, after, changed_cells(current, after, footprint))
-        digest, facts = recorded(digest, delta)
+        digest, facts = recorded_between(digest, current, after,
+                                         changed_cells(current, after, footprint))
         sequence += 1
         self._journal.enqueue(Pending(sequence, key, request, _context_text(context),
                                       text(digest), facts))
