@@ -233,12 +233,17 @@ def measure_interleaved(creates: int, warmup: int, folder: str) -> dict[str, Any
 STEPS = (
     ("parse_key", "request: the key parsed"),
     ("clock", "request: the clock"),
-    ("_run_within_limits", "apply: SYSTEM on the recording view"),
+    ("_run_within_limits", "apply: SYSTEM (on the recording view, or on D itself)"),
     ("_commit", "entry: the asserted delta, digest and facts' text, queued"),
     ("wait", "append: the commit (its fsync), the lock-file record"),
     ("keep", "checkpoint, spread over the creates (mean)"),
 )
 """The steps of a durable create ``--steps`` times: the attribute wrapped, and its row."""
+
+ALSO_TIMED = (("flat_answer", "_run_within_limits"), ("_commit_asserted", "_commit"))
+"""A tree whose tenant runs a flat create on D itself (no recording view, its entry from the
+facts it asserted) times those steps under the same rows: each attribute, where the tree has
+it, and the step whose row it shares."""
 
 
 def measure_steps(creates: int, warmup: int, folder: str) -> dict[str, float]:
@@ -262,10 +267,13 @@ def measure_steps(creates: int, warmup: int, folder: str) -> dict[str, float]:
 
     owners = {"parse_key": tenant, "_run_within_limits": tenant.Tenant,
               "_commit": tenant.Tenant, "wait": group_commit.GroupCommit,
-              "keep": checkpoints.Checkpoints}
+              "keep": checkpoints.Checkpoints, "flat_answer": tenant,
+              "_commit_asserted": tenant.Tenant}
     rows = dict(STEPS)
+    rows.update((name, rows[step]) for name, step in ALSO_TIMED)
     for name, owner in owners.items():
-        setattr(owner, name, timed(getattr(owner, name), rows[name]))
+        if hasattr(owner, name):
+            setattr(owner, name, timed(getattr(owner, name), rows[name]))
     created = arest.Tenant.open(EXAMPLE, db=Path(tempfile.mkdtemp(dir=folder)) / "steps.db")
     created._clock = timed(created._clock, rows["clock"])
     _log(f"steps: {warmup:,} + {creates:,} creates")

@@ -47,7 +47,10 @@ class Footprint:
 
     def __init__(self, budget: Budget | None = None) -> None:
         self.read: set[str] = set()
-        self.written: set[str] = set()
+        self.written: dict[str, None] = {}
+        """The cells written, in the order first written: a set whose order is the
+        command's own, so that what a journal entry lists follows it whatever the hash seed
+        (:func:`arest.runtime.digest.recorded_assertions` lists a create's facts in it)."""
         self.whole = False
         self.budget = budget
 
@@ -70,7 +73,7 @@ class Footprint:
 
     def cells(self) -> set[str]:
         """Every cell named: read or written."""
-        return self.read | self.written
+        return self.read.union(self.written)
 
     def unchanged(self, snapshot: State, current: State) -> bool:
         """Whether no cell of the footprint changed between snapshot and current."""
@@ -134,16 +137,16 @@ class _View:
         return name in self._state
 
     def set(self, name: str, contents: Cell) -> _View:
-        self._written.add(name)
+        self._written[name] = None
         return self._as_view(self._state.set(name, contents))
 
     def delete(self, name: str) -> _View:
-        self._written.add(name)
+        self._written[name] = None
         return self._as_view(self._state.delete(name))
 
     def update(self, cells: Any = (), **more: Cell) -> _View:
         changes = dict(cells, **more)
-        self._written.update(changes)
+        self._written.update(dict.fromkeys(changes))
         return self._as_view(self._state.update(changes))
 
     def mutate(self) -> _Mutation:
@@ -203,23 +206,23 @@ class _Mutation:
         return name in self._batch
 
     def set(self, name: str, contents: Cell) -> None:
-        self._footprint.written.add(name)
+        self._footprint.written[name] = None
         self._batch.set(name, contents)
 
     def __setitem__(self, name: str, contents: Cell) -> None:
         self.set(name, contents)
 
     def __delitem__(self, name: str) -> None:
-        self._footprint.written.add(name)
+        self._footprint.written[name] = None
         del self._batch[name]
 
     def pop(self, name: str, *default: Any) -> Any:
-        self._footprint.written.add(name)
+        self._footprint.written[name] = None
         return self._batch.pop(name, *default)
 
     def update(self, cells: Any = (), **more: Cell) -> None:
         changes = dict(cells, **more)
-        self._footprint.written.update(changes)
+        self._footprint.written.update(dict.fromkeys(changes))
         self._batch.update(changes)
 
     def finish(self) -> _View:

@@ -48,6 +48,13 @@ class GroupCommit:
         self.durable = durable
         """The sequence number of the last entry on disk."""
 
+    @property
+    def idle(self) -> bool:
+        """Whether no batch is being written and none is queued: a single writer's usual
+        state between commands.  Read without the guard, so only a hint (a tenant runs a
+        command on D itself when it is likely alone, and checks at its commit)."""
+        return not (self._writing or self._queued)
+
     def enqueue(self, entry: Pending) -> None:
         """Queue an entry (in sequence order: the tenant calls this under its commit lock)."""
         with self._guard:

@@ -45,7 +45,7 @@ from arest.runtime.checkpoints import Checkpoints
 from arest.runtime.clock import UtcClock, utc_now
 from arest.runtime.codec import FORMAT as CODEC
 from arest.runtime.database_url import is_postgresql, shown
-from arest.runtime.digest import recorded_between, text
+from arest.runtime.digest import recorded_assertions, recorded_between, text
 from arest.runtime.footprint import Footprint
 from arest.runtime.group_commit import GroupCommit
 from arest.runtime.lockfile import TenantLocked
@@ -53,6 +53,7 @@ from arest.runtime.recovery import ReplayError
 from arest.runtime.runner import changed_cells, run_recording
 from arest.runtime.storage import Pending, SharedStorage, Storage, StorageError, open_storage
 from arest.system.commands import VERBS, Command, Effect, Limits, parse_key
+from arest.system.compiled_create import flat_answer
 from arest.system.context import SOURCES, SYSTEM, Context, read_context
 from arest.system.errors import Refusal, invalid_input
 from arest.version import __version__
@@ -63,6 +64,7 @@ if TYPE_CHECKING:
     from arest.runtime.federation import Federation
     from arest.runtime.following import Follower
     from arest.runtime.shared_commit import SharedCommit
+    from arest.system.flat_create import Asserted
 
 __all__ = ["ReplayError", "Tenant", "TenantLocked", "readings_key", "utc_now"]
 
@@ -92,8 +94,13 @@ def _context_text(context: Context) -> str:
     >>> json.loads(_context_text(Context("2025-01-01T00:00:00Z", "Human")))
     {'now': '2025-01-01T00:00:00Z', 'source': 'Human'}
     """
-    return (f'{{"now": {encode_basestring(context.now)},'
-            f' "source": {encode_basestring(context.source)}}}')
+    return _context_json(context.now, context.source)
+
+
+def _context_json(now: str, source: str) -> str:
+    """:func:`_context_text` of the context of that time and source, for a command that
+    needs no :class:`Context` besides."""
+    return f'{{"now": {encode_basestring(now)}, "source": {encode_basestring(source)}}}'
 
 
 def _input_text(value: Any) -> str:
@@ -250,6 +257,11 @@ class Tenant:
         except Refusal as refusal:
             return refusal.envelope
         self._journal.check()
+        if (precondition is None and budget is None and self._federation is None
+                and self._shared is None and self._journal.idle):
+            alone = self._run_alone(command, source, encoded)
+            if alone is not None:
+                return alone
         if self._federation is not None:
             snapshot, seen, _ = self._current
             answered = self._federation.answer(snapshot, command, Context(self._clock(), source),
@@ -304,6 +316,44 @@ class Tenant:
             if committed is not None and self._checkpoints.due(committed[1]):
                 self._checkpoints.keep(committed, wait=False)
             return out
+
+    def _run_alone(self, command: Command, source: str, encoded: str
+                   ) -> dict[str, Any] | None:
+        """:meth:`run` of a create its plan's straight-line steps answer
+        (:func:`arest.system.compiled_create.flat_answer`), for a command that finds no
+        other on its way to the journal: on D itself, with no recording view, its journal
+        entry from the facts it asserted (:func:`recorded_assertions`).  A footprint is
+        needed only when another command committed meanwhile: then it is recorded by running
+        the command again on a view of the same D (SYSTEM is pure: the same answer), and the
+        commit goes on as :meth:`run`'s.  None where the command is no such create, or a
+        cell of its footprint changed (then :meth:`run` runs it again on the new D)."""
+        snapshot, seen, _ = self._current
+        answered = flat_answer(snapshot, command) if VERBS[command.verb].beyond is None else None
+        if answered is None:
+            return None
+        out, after, asserted = answered
+        journal = self._journal
+        if after is snapshot:  # rejected: nothing to keep
+            journal.wait(seen)
+            return out
+        now = self._clock()
+        with self._committing:
+            committed = self._commit_asserted(snapshot, after, asserted, command.key, encoded,
+                                              _context_json(now, source))
+        if committed is None:  # another command committed since: record the footprint
+            context = Context(now, source)
+            out, after, footprint = run_recording(snapshot, command, context)
+            if after is snapshot:
+                return None
+            with self._committing:
+                committed = self._commit(snapshot, after, footprint, command.key, encoded,
+                                         context)
+            if committed is None:
+                return None
+        journal.wait(committed[1])
+        if self._checkpoints.due(committed[1]):
+            self._checkpoints.keep(committed, wait=False)
+        return out
 
     def _refused_on_stale_d(self, out: dict[str, Any], seen: int) -> bool:
         """Whether a command was refused (an error or a rejection) on a D the shared
@@ -363,6 +413,19 @@ class Tenant:
         sequence += 1
         self._journal.enqueue(Pending(sequence, key, request, _context_text(context),
                                       text(digest), facts))
+        self._current = (after, sequence, digest)
+        return self._current
+
+    def _commit_asserted(self, snapshot: State, after: State, asserted: Asserted, key: str,
+                         request: str, context: str) -> tuple[State, int, int] | None:
+        """:meth:`_commit` of a command run on D itself, its entry written from the facts it
+        asserted; None when D is no longer snapshot.  Holds the commit lock."""
+        current, sequence, digest = self._current
+        if current is not snapshot:
+            return None
+        digest, facts = recorded_assertions(digest, current, after, asserted)
+        sequence += 1
+        self._journal.enqueue(Pending(sequence, key, request, context, text(digest), facts))
         self._current = (after, sequence, digest)
         return self._current
 

@@ -73,6 +73,7 @@ from arest.system.validate import alethic
 
 if TYPE_CHECKING:
     from arest.system.commands import Command
+    from arest.system.flat_create import Asserted, FlatCreate
 
 class _Interpreted(Exception):
     """Raised inside a compiled create where the command is not the plain case: the
@@ -255,11 +256,9 @@ def compiled_create(state: State, command: Command, context: Context
         return None
     flat = plan.flat
     if flat is not None:
-        answered = flat.create(state, request)
+        answered = _flat_answer(state, plan, flat, request)
         if answered is not None:
-            if answered[1] is not state:
-                plan.read.carry(state, answered[1], flat.written)
-            return answered
+            return answered[0], answered[1]
     writer = _Writer(state, plans)
     try:
         entity, quiet, values = writer.entity(plan, request)
@@ -289,6 +288,31 @@ def compiled_create(state: State, command: Command, context: Context
         if broken is not None:
             return broken.envelope, state
     return out, reached
+
+
+def flat_answer(state: State, command: Command) -> tuple[Output, State, Asserted] | None:
+    """:func:`compiled_create`'s answer where its plan's straight-line steps give it (they
+    read no context), with what they asserted (:meth:`FlatCreate.answer`); None where they
+    do not answer (the command is no create of flat input by a plan that has them).
+
+        flat_answer(D, c) = ⟨o, D′, A⟩  ⇒  compiled_create(D, c, context) = ⟨o, D′⟩
+    """
+    request = command.input
+    if command.verb != "create" or type(request) is not dict:
+        return None
+    plan = plans_for(state).plan(state, command.target, frozenset(request))
+    if plan is None or plan.flat is None:
+        return None
+    return _flat_answer(state, plan, plan.flat, request)
+
+
+def _flat_answer(state: State, plan: Plan, flat: FlatCreate, request: dict[str, Any]
+                 ) -> tuple[Output, State, Asserted] | None:
+    """The flat create's answer, the plan carried over to the state it reached."""
+    answered = flat.answer(state, request)
+    if answered is not None and answered[1] is not state:
+        plan.read.carry(state, answered[1], flat.written)
+    return answered
 
 
 def _validated(plan: Plan, state: State, delta: Delta) -> list[dict[str, Any]]:

@@ -20,6 +20,10 @@ template).  A command then runs those steps and nothing else:
   ``shaped_violations`` reports, as before;
 - the representation from the input's values and the templates.
 
+:meth:`FlatCreate.answer` gives, beside the answer, what it asserted: each cell written, in
+the order written, with the one fact it added there, from which a runtime writes the journal
+entry without walking the cells' changes (:func:`arest.runtime.digest.recorded_assertions`).
+
 Anything else (an automatic id, a number or a null, a list or a child, a flag false, an id in
 use, a referenced entity missing, a written cell the governance check compares) answers None
 and the compiled create's general steps answer; ``tests/system/test_compiled_create.py``
@@ -62,9 +66,13 @@ if TYPE_CHECKING:
     from arest.compiler.links import Link
     from arest.system.create_plans import Write
 
-__all__ = ["FlatCreate", "flat_create"]
+__all__ = ["Asserted", "FlatCreate", "flat_create"]
 
 Output = dict[str, Any]
+
+Asserted: TypeAlias = "list[tuple[str, Fact]]"
+"""What a flat create asserted: each cell it wrote, in the order written, with the one fact
+it added there (a plain assertion, given no payload)."""
 
 _Step: TypeAlias = "tuple[str, str, bool, str]"
 """One key's write of a fact of two roles: the key, its fact type, whether the entity plays
@@ -116,8 +124,16 @@ class FlatCreate:
         """The compiled create's answer for request (whose keys are the plan's) over a state
         the plan holds over, or None where request is not flat or the answer needs the
         general steps."""
+        answered = self.answer(state, request)
+        return None if answered is None else (answered[0], answered[1])
+
+    def answer(self, state: State, request: dict[str, Any]
+               ) -> tuple[Output, State, Asserted] | None:
+        """:meth:`create`'s answer with what it asserted: each cell it wrote, in the order
+        it wrote them, with the one fact it added there (none for a rejected create)."""
         entity = self._entity(request)
-        cells = self._cells(state, request, entity) if entity is not None else None
+        asserted: Asserted = []
+        cells = self._cells(state, request, entity, asserted) if entity is not None else None
         if entity is None or cells is None:
             return None
         reached = state.update(cells)
@@ -128,9 +144,10 @@ class FlatCreate:
             found = shaped_violations(reached, self.checks, self._delta(request, entity))
             if alethic(found):
                 return {"rejected": True, "entity": None, "violations": found, "derived": [],
-                        "effects": [], "next_actions": []}, state
+                        "effects": [], "next_actions": []}, state, []
         return {"rejected": False, "entity": self._represented(request, entity),
-                "violations": found, "derived": [], "effects": [], "next_actions": []}, reached
+                "violations": found, "derived": [], "effects": [], "next_actions": []
+                }, reached, asserted
 
     def _entity(self, request: dict[str, Any]) -> str | None:
         """The id the keys naming it give (all the same plain atom), else None."""
@@ -143,16 +160,19 @@ class FlatCreate:
             entity = value
         return entity
 
-    def _cells(self, state: State, request: dict[str, Any], entity: str
+    def _cells(self, state: State, request: dict[str, Any], entity: str, asserted: Asserted
                ) -> dict[str, Any] | None:
-        """The cells the create of entity writes, each with its new contents; None where a
-        value is not a plain atom, a flag not true, the id in use, a fact there already, or
-        a value naming an entity that does not exist."""
+        """The cells the create of entity writes, each with its new contents (and each with
+        the fact it adds appended to asserted, in the same order); None where a value is not
+        a plain atom, a flag not true, the id in use, a fact there already, or a value
+        naming an entity that does not exist."""
         population = self.population
-        grown = _grown(state.get(population), (entity,))
+        member = (entity,)
+        grown = _grown(state.get(population), member)
         if grown is None:
             return None  # the id is in use
         cells: dict[str, Any] = {population: grown}
+        asserted.append((population, member))
         for key, fact_type, first, other in self.steps:
             value = request[key]
             if not (type(value) is str and value and len(value) <= MAX_ATOM
@@ -162,15 +182,18 @@ class FlatCreate:
                 named = state.get(other)
                 if not isinstance(named, Relation) or (value,) not in named:
                     return None  # a new entity: its checks are the general steps'
-            grown = _grown(state.get(fact_type), (entity, value) if first else (value, entity))
+            fact = (entity, value) if first else (value, entity)
+            grown = _grown(state.get(fact_type), fact)
             if grown is None:
                 return None
             cells[fact_type] = grown
+            asserted.append((fact_type, fact))
         for key, fact_type in self.flags:
-            grown = _grown(state.get(fact_type), (entity,)) if request[key] is True else None
+            grown = _grown(state.get(fact_type), member) if request[key] is True else None
             if grown is None:
                 return None
             cells[fact_type] = grown
+            asserted.append((fact_type, member))
         return cells
 
     def _delta(self, request: dict[str, Any], entity: str) -> Delta:
@@ -271,8 +294,9 @@ def flat_create(state: State, noun: str, id_keys: tuple[str, ...], writes: dict[
     shown_written = tuple((name, shape) for name, shape, derived in shown if derived is None)
     links = _links(navigation)
     if not governed_cells().isdisjoint(written) or len(shown_written) != len(shown) \
-            or links is None:
-        return None  # a quiet plan reads nothing derived: never for those two
+            or links is None or len(written) != 1 + len(added):
+        return None  # a quiet plan reads nothing derived: never for those two (the last:
+        # two writes to one cell, each of which would read the cell as it was)
     checks = woken_checks(state, added, (), (noun,))
     if not written.isdisjoint(checks.read.names):
         return None

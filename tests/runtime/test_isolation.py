@@ -152,7 +152,7 @@ def test_a_footprint_records_reads_and_writes() -> None:
         made = batch.finish()
     after = footprint.state_of(made)
     assert after is not None and after["c"] == "2"
-    assert footprint.read == {"a", "b", "z"} and footprint.written == {"c"}
+    assert footprint.read == {"a", "b", "z"} and list(footprint.written) == ["c"]
     assert not footprint.whole and footprint.unchanged(state, state.set("d", "4"))
     assert not footprint.unchanged(state, state.set("z", "now here"))
     sorted(view)
