@@ -14,7 +14,11 @@ then waits for the entry to be on disk, written with the others queued meanwhile
 transaction (:mod:`arest.runtime.group_commit`).  Commands on disjoint cells never wait for
 each other's work; on a shared cell they serialize; the journal's order is a serial order
 that gives the same D and the same outputs.  After ``OPTIMISTIC_ATTEMPTS`` conflicts a
-command runs holding the lock, so it cannot starve.  A database is open in one process at a
+command runs holding the lock, so it cannot starve.  A create its plan's straight-line steps
+answer, finding no other command on its way to the journal, runs on D itself (no view to
+record through) and its entry is written from the facts it asserted; only when another
+command committed meanwhile is its footprint recorded, by running it again on a view of the
+same D, and it commits as the others do.  A database is open in one process at a
 time, or, in PostgreSQL, by several (:mod:`arest.runtime.postgres`): then the commands queued
 for the commit lock are appended in one transaction, each as if alone
 (:mod:`arest.runtime.shared_commit`), and each process follows the others' commits
