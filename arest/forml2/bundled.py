@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import pickle
 from collections.abc import Iterator, MutableMapping
-from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -106,6 +105,8 @@ class PickledShapes(MutableMapping[str, "Tree[Token]"]):
 def artifact(reading: Reading, key: str) -> bytes:
     """What ``arest/readings/metamodel.pickle`` holds: ⟨key, the reading's facts, ⟨reading
     without its shapes, the shapes pickled⟩ pickled⟩ pickled."""
+    from dataclasses import replace
+
     shapes = pickle.dumps(dict(reading.shapes), protocol=pickle.HIGHEST_PROTOCOL)
     rest = pickle.dumps((replace(reading, shapes={}), shapes), protocol=pickle.HIGHEST_PROTOCOL)
     return pickle.dumps((key, reading.facts, rest), protocol=pickle.HIGHEST_PROTOCOL)
@@ -134,6 +135,8 @@ def _shipped() -> tuple[tuple[Fact, ...], bytes] | None:
 
 def _unpickled(pickled: bytes) -> Reading | None:
     """The reading of an artifact, its shapes left pickled until first used."""
+    from dataclasses import replace
+
     from arest.forml2.reading import Reading
 
     reading, shapes = pickle.loads(pickled)

@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, field
 from json.encoder import encode_basestring
 from typing import Final
 
 from arest.algebra import State
 from arest.algebra.relations import ASSERTED, Cell, Fact, Relation
 from arest.compiler.cells import is_asserted_cell
+from arest.records import field, mutable_record
 from arest.system.derive import is_derived
 
 VERSION: Final = "v1"
@@ -95,7 +95,7 @@ def state_digest(state: State) -> int:
     return total % MODULUS
 
 
-@dataclass
+@mutable_record
 class Delta:
     """The asserted facts a command added and removed, as (cell, fact) pairs; ``exact``
     when they are all it changed (every cell it wrote is a relation whose only changes are

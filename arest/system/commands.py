@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final, Literal, NamedTuple
 
 from arest.algebra import State
+from arest.records import record
 from arest.system import entity_verbs, evolution, fact_verbs, snapshots, transitions
 from arest.system.compiled_create import compiled_create
 from arest.system.context import Context
@@ -76,7 +76,7 @@ class Effect(enum.Enum):
     """Captures, replaces or revalidates all of D: its footprint is every cell."""
 
 
-@dataclass(frozen=True)
+@record
 class Route:
     """A REST route of a command (DESIGN §9): the method, the path template, the status
     of a success (201 where the command makes a resource), and the media type it answers:
@@ -88,7 +88,7 @@ class Route:
     media: str = "application/json"
 
 
-@dataclass(frozen=True)
+@record
 class Offer:
     """How MCP offers a command: the tool's tag, its arguments' JSON Schema (the command's
     input schema when None), the command a call makes (the arguments as the input when
@@ -102,7 +102,7 @@ class Offer:
     also: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class Limits:
     """What a tenant keeps at most.  The runtime checks a command against them before it
     runs, never SYSTEM: they bound one tenant's disk, and a replay must accept every
@@ -116,7 +116,7 @@ Beyond = Callable[[State, Any, Limits], Refusal | None]
 beyond the limits, else None."""
 
 
-@dataclass(frozen=True)
+@record
 class Verb:
     """One entry of the command table (see the module)."""
 

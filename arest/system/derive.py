@@ -15,7 +15,6 @@ command's delta by DRed in :mod:`arest.system.dred`.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from operator import itemgetter
 
 from arest.algebra import Object, State, evaluate
@@ -25,6 +24,7 @@ from arest.algebra.relations import ASSERTED, Fact, Relation
 from arest.compiler.cells import PROGRAM_CELL, RULE_FACT_TYPES, RULE_MODES, asserted_cell
 from arest.compiler.derivations import EMPTY_PROGRAM, Program, Rule
 from arest.compiler.plans import Plan, literal_of
+from arest.records import field, mutable_record
 from arest.system.row_chains import chain_rows, pair_join
 
 _decoded = IdentityMemo(Program.from_object, limit=64)
@@ -126,7 +126,7 @@ def heads(plan: Plan, found: Iterable[Row]) -> Iterable[tuple[Fact, Row]]:
             for row in found)
 
 
-@dataclass
+@mutable_record
 class Changes:
     """What derivation changed in P: facts per fact type that entered and left."""
 
