@@ -240,7 +240,7 @@ def _representation(names: tuple[str, ...]) -> Callable[[Any], str]:
     return __repr__
 
 
-def _frozen_setattr(cls: type, names: frozenset[str]) -> Callable[[Any, str, Any], None]:
+def _frozen_setattr(cls: Any, names: frozenset[str]) -> Callable[[Any, str, Any], None]:
     def __setattr__(self: Any, name: str, value: Any) -> None:
         if type(self) is cls or name in names:
             raise _frozen_error(name)
@@ -249,7 +249,7 @@ def _frozen_setattr(cls: type, names: frozenset[str]) -> Callable[[Any, str, Any
     return __setattr__
 
 
-def _frozen_delattr(cls: type, names: frozenset[str]) -> Callable[[Any, str], None]:
+def _frozen_delattr(cls: Any, names: frozenset[str]) -> Callable[[Any, str], None]:
     def __delattr__(self: Any, name: str) -> None:
         if type(self) is cls or name in names:
             raise _frozen_error(name, "delete")
