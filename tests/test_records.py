@@ -237,7 +237,7 @@ def test_a_record_refuses_what_the_dataclass_refuses() -> None:
         record(type("Listed", (), {"__annotations__": {"a": "list[int]"}, "a": []}))
     with pytest.raises(TypeError, match="non-default argument"):
         record(type("Late", (), {"__annotations__": {"a": "int", "b": "int"}, "a": 1}))
-    with pytest.raises(TypeError, match="arest.records.field"):
+    with pytest.raises(TypeError, match=r"arest\.records\.field"):
         record(type("Foreign", (), {"__annotations__": {"a": "int"},
                                     "a": dataclasses.field(default=1)}))
     with pytest.raises(dataclasses.FrozenInstanceError):
