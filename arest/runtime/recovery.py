@@ -29,7 +29,6 @@ from arest.algebra.relations import Cell
 from arest.errors import ArestError
 from arest.records import mutable_record
 from arest.runtime.codec import decode, decode_cell, encode
-from arest.runtime.compiled import artifact_key, keep_compiled, kept_compiled
 from arest.runtime.digest import (
     Delta,
     advanced,
@@ -134,6 +133,8 @@ def _compiled(sources: tuple[tuple[str, str], ...], key: str) -> tuple[State, st
     """D from the readings and its encoding: decoded from the compiled state kept beside
     them when it was made from these readings by this arest (:mod:`arest.runtime.compiled`),
     else compiled, and then kept there."""
+    from arest.runtime.compiled import artifact_key, keep_compiled, kept_compiled
+
     artifact = artifact_key(key)
     kept = kept_compiled(sources, artifact)
     if kept is not None:

@@ -35,7 +35,6 @@ from arest.system.derive import (
     rounds,
     rows,
 )
-from arest.system.derive_counts import count_step
 
 
 def derive(before: State, state: State, added: Facts, removed: Facts,
@@ -102,6 +101,9 @@ def _stratum(before: State, state: State, stratum: tuple[Rule, ...], plus: Facts
              minus: Facts, changes: Changes, counts: bool) -> State:
     counted: set[str] = set()
     if counts:
+        # the count's own step loads with the first stratum that counts
+        from arest.system.derive_counts import count_step
+
         cells: dict[str, Relation] = {}
         for rule in stratum:
             if rule.is_aggregation and rule.fact_type not in cells:

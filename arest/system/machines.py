@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arest.algebra import State, evaluate
+from arest.algebra import State
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
 from arest.compiler.cells import MACHINES_CELL, machine_cell
@@ -69,6 +69,8 @@ def fire(change: Change, machine: Machine, entity: str, event: str) -> Transitio
     current = status_of(change.state, machine.noun, entity)
     if current is None:
         return None
+    from arest.algebra.fast import evaluate  # the evaluator loads when first needed
+
     target = evaluate(machine.function, (current, event), change.state)
     if type(target) is not str:
         return None
