@@ -2,23 +2,23 @@
 tenant's readings continue from.
 
 Reading it parses a few hundred sentences, most of a start-up's time, so the package ships
-the result (``arest/readings/metamodel.pickle``) beside the texts, under a key: a digest of
-the metamodel's texts and of the reader's own sources and grammar.  An artifact whose key
+the result (``arest/readings/metamodel.artifact``) beside the texts, under a key: a digest
+of the metamodel's texts and of the reader's own sources and grammar.  An artifact whose key
 is not the current one was built from other texts or by another reader and is ignored (the
 texts are read instead), so it can make a start slow but never wrong.  The test suite
 checks that the shipped artifact is current and rebuilds it on request.
 
-The artifact holds the metamodel's facts as plain tuples beside the reading pickled apart,
+The artifact is one line of JSON, ``{"key": …, "facts": […]}``, then the reading pickled,
 and within that the parse shapes (lark trees) pickled apart again, each unpickled on first
 use: SYSTEM guards the metamodel's fact types on every command and needs only the facts
-(:func:`metamodel_facts`), so a start that reads no readings decodes no construct and loads
-neither the reader nor lark.
+(:func:`metamodel_facts`), so a start that reads no readings reads the line alone, and
+loads neither ``pickle`` nor the reader nor lark.
 """
 
 from __future__ import annotations
 
 import hashlib
-import pickle
+import json
 from collections.abc import Iterator, MutableMapping
 from functools import lru_cache
 from pathlib import Path
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from arest.forml2.facts import Fact
     from arest.forml2.reading import Reading
 
-ARTIFACT = "metamodel.pickle"
+ARTIFACT = "metamodel.artifact"
 
 PACKAGE = Path(__file__).parents[1]
 """arest's folder, which holds the metamodel's texts and the reader's sources: read as files
@@ -82,6 +82,8 @@ class PickledShapes(MutableMapping[str, "Tree[Token]"]):
 
     def _decoded(self) -> dict[str, Tree[Token]]:
         if self._shapes is None:
+            import pickle
+
             shapes: dict[str, Tree[Token]] = pickle.loads(self._pickled)
             self._shapes = shapes
         return self._shapes
@@ -103,13 +105,15 @@ class PickledShapes(MutableMapping[str, "Tree[Token]"]):
 
 
 def artifact(reading: Reading, key: str) -> bytes:
-    """What ``arest/readings/metamodel.pickle`` holds: ⟨key, the reading's facts, ⟨reading
-    without its shapes, the shapes pickled⟩ pickled⟩ pickled."""
+    """What ``arest/readings/metamodel.artifact`` holds: the line ``{"key": key, "facts":
+    the reading's facts}``, then ⟨reading without its shapes, the shapes pickled⟩ pickled."""
+    import pickle
     from dataclasses import replace
 
+    head = json.dumps({"key": key, "facts": reading.facts}, ensure_ascii=True)
     shapes = pickle.dumps(dict(reading.shapes), protocol=pickle.HIGHEST_PROTOCOL)
     rest = pickle.dumps((replace(reading, shapes={}), shapes), protocol=pickle.HIGHEST_PROTOCOL)
-    return pickle.dumps((key, reading.facts, rest), protocol=pickle.HIGHEST_PROTOCOL)
+    return head.encode() + b"\n" + rest
 
 
 def _stored(key: str) -> tuple[tuple[Fact, ...], bytes] | None:
@@ -117,14 +121,19 @@ def _stored(key: str) -> tuple[tuple[Fact, ...], bytes] | None:
     path = PACKAGE / "readings" / ARTIFACT
     if not path.is_file():
         return None
+    stored = path.read_bytes()
+    head, _, rest = stored.partition(b"\n")
     try:
-        stored: Any = pickle.loads(path.read_bytes())
-    except Exception:  # an artifact of another version: read the texts instead
+        found: Any = json.loads(head)
+        if type(found) is not dict or found.get("key") != key:
+            return None
+        facts = tuple((name, tuple(values)) for name, values in found["facts"])
+    except (ValueError, KeyError, TypeError):  # an artifact of another version: read the texts
         return None
-    if type(stored) is tuple and len(stored) == 3 and stored[0] == key \
-            and type(stored[1]) is tuple and isinstance(stored[2], bytes):
-        return stored[1], stored[2]
-    return None
+    if any(type(name) is not str or any(type(v) is not str for v in values)
+           for name, values in facts):
+        return None
+    return facts, rest
 
 
 @lru_cache(maxsize=1)
@@ -136,6 +145,8 @@ def _shipped() -> tuple[tuple[Fact, ...], bytes] | None:
 def _unpickled(pickled: bytes) -> Reading | None:
     """The reading of an artifact, its shapes left pickled until first used."""
     from dataclasses import replace
+
+    import pickle
 
     from arest.forml2.reading import Reading
 
