@@ -144,9 +144,8 @@ def _shipped() -> tuple[tuple[Fact, ...], bytes] | None:
 
 def _unpickled(pickled: bytes) -> Reading | None:
     """The reading of an artifact, its shapes left pickled until first used."""
-    from dataclasses import replace
-
     import pickle
+    from dataclasses import replace
 
     from arest.forml2.reading import Reading
 
