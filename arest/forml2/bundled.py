@@ -17,12 +17,13 @@ loads neither ``pickle`` nor the reader nor lark.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator, MutableMapping
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from arest.hashes import sha256
 
 if TYPE_CHECKING:
     from lark import Token, Tree
@@ -51,7 +52,7 @@ def metamodel_texts() -> tuple[tuple[str, str], ...]:
 def metamodel_key(texts: tuple[tuple[str, str], ...]) -> str:
     """A digest of the texts and of everything that reads them: the reader's modules and
     its grammar."""
-    digest = hashlib.sha256()
+    digest = sha256()
     reader = PACKAGE / "forml2"
     sources = sorted((e for e in reader.iterdir() if e.name.endswith((".py", ".lark"))),
                      key=lambda e: e.name)

@@ -32,7 +32,6 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import ChainMap
 from collections.abc import Mapping
@@ -41,6 +40,7 @@ from typing import Any, NamedTuple, cast
 from arest.algebra import EMPTY_STATE, State, store_all
 from arest.algebra.objects import Object, as_json, from_json
 from arest.algebra.relations import ASSERTED, Archive, Cell, Fact, Relation
+from arest.hashes import blake2b
 
 FORMAT = "arest-cells-2"
 """Format 2 keeps snapshots as shared cells and differences (format 1 kept each whole)."""
@@ -64,7 +64,7 @@ def address(text: str) -> str:
     >>> address('{"o":"x"}')
     '41129d4f6e08cb315301482518fe2521'
     """
-    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+    return blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def _text(value: Any) -> str:
