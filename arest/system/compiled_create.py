@@ -65,7 +65,6 @@ from arest.system.context import Context
 from arest.system.create_plans import MOST_SHAPES, Plan, Plans, Write, plans_for, remember
 from arest.system.create_starts import Start, effects, event_links, next_actions, picture_link
 from arest.system.entities import field_value, slug
-from arest.system.entity_verbs import Output, command_result, settled
 from arest.system.errors import Refusal
 from arest.system.inputs import MAX_ATOM, atom
 from arest.system.links import segment
@@ -73,6 +72,7 @@ from arest.system.validate import alethic
 
 if TYPE_CHECKING:
     from arest.system.commands import Command
+    from arest.system.entity_verbs import Output
 
 class _Interpreted(Exception):
     """Raised inside a compiled create where the command is not the plain case: the
@@ -271,6 +271,8 @@ def compiled_create(state: State, command: Command, context: Context
     if quiet:
         derived: list[dict[str, Any]] = []
     elif plan.compiled_tail and plan.triggering.isdisjoint(writer.cells):
+        from arest.system.entity_verbs import settled  # loads with the first settled create
+
         reached, derived = settled(state, reached, delta, partial(role_nouns, reached))
     else:
         return _interpreted_tail(state, reached, plan, entity, delta, command, context)
@@ -353,6 +355,8 @@ def _interpreted_tail(state: State, reached: State, plan: Plan, entity: str, del
     """The written change through the interpreted rest of a create (machine start,
     derivation, triggered transitions, output) with the plan's checks, and the governance
     check."""
+    from arest.system.entity_verbs import command_result  # loads with the first to need it
+
     change = Change(state)
     change.state, change.delta = reached, delta
     try:

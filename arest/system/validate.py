@@ -29,7 +29,6 @@ from arest.compiler.change import Delta
 from arest.compiler.checks import CountBound, Trigger, count_bound
 from arest.compiler.constraints import ADDED, ENTITIES, Compiled
 from arest.compiler.population import entity_ids, role_nouns
-from arest.system.backed import federated
 
 _decoded = IdentityMemo(Compiled.from_object)
 
@@ -174,6 +173,8 @@ def reported(state: State, constraint: Compiled, found: Object) -> list[dict[str
         raise RuntimeError(f"the check of {constraint.id} gave {found!r}: a compiler error")
     if not found:
         return []
+    from arest.system.backed import federated  # loads with the first violation reported
+
     open_world = {"open_world": True} if any(
         federated(state, fact_type) for fact_type in constraint.fact_types) else {}
     return [

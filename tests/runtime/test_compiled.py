@@ -112,10 +112,12 @@ NOT_ON_A_REOPEN = (
     "arest.algebra.fast",
     "arest.algebra.primitives", "arest.algebra.numerals", "arest.system.dred",
     "arest.system.fact_verbs", "arest.system.snapshots", "arest.system.transitions",
-    "arest.runtime.compiled", "arest.runtime.following")
+    "arest.runtime.compiled", "arest.runtime.following", "arest.system.entity_verbs",
+    "arest.algebra.notation")
 """What a reopen and a create of flat input never run: the dataclasses machinery (records
 are made without it), the reading's pickle, the evaluator with the numerals, the
-derivation's DRed, the other verbs, the kept compile and the follower."""
+derivation's DRed, the other verbs and the interpreted create, the kept compile, the
+follower and the notation."""
 
 
 def test_a_reopen_and_a_quiet_create_load_neither_the_evaluator_nor_dataclasses(
