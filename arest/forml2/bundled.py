@@ -18,7 +18,6 @@ loads neither ``pickle`` nor the reader nor lark.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator, MutableMapping
 from functools import lru_cache
 from pathlib import Path
@@ -57,12 +56,10 @@ def metamodel_key(texts: tuple[tuple[str, str], ...]) -> str:
     digest = blake2b(digest_size=32)
     for name, text in texts:
         digest.update(name.encode() + b"\0" + text.encode() + b"\0")
-    reader = os.path.join(PACKAGE, "forml2")
-    with os.scandir(reader) as entries:
-        sources = sorted(e.name for e in entries if e.name.endswith((".py", ".lark")))
-    for name in sources:  # as bytes: the sources are hashed, never read as text
-        with open(os.path.join(reader, name), "rb") as source:
-            digest.update(name.encode() + b"\0" + source.read() + b"\0")
+    sources = sorted((e.name, e) for e in (PACKAGE / "forml2").iterdir()
+                     if e.name.endswith((".py", ".lark")))
+    for name, source in sources:  # as bytes: the sources are hashed, never read as text
+        digest.update(name.encode() + b"\0" + source.read_bytes() + b"\0")
     return digest.hexdigest()
 
 

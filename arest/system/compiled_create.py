@@ -53,6 +53,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from arest import system
 from arest.algebra import State
 from arest.algebra.relations import Relation
 from arest.compiler.cells import counter_cell, population_cell
@@ -271,9 +272,8 @@ def compiled_create(state: State, command: Command, context: Context
     if quiet:
         derived: list[dict[str, Any]] = []
     elif plan.compiled_tail and plan.triggering.isdisjoint(writer.cells):
-        from arest.system.entity_verbs import settled  # loads with the first settled create
-
-        reached, derived = settled(state, reached, delta, partial(role_nouns, reached))
+        reached, derived = system.entity_verbs.settled(state, reached, delta,
+                                                       partial(role_nouns, reached))
     else:
         return _interpreted_tail(state, reached, plan, entity, delta, command, context)
     found = _validated(plan, reached, delta)
@@ -355,13 +355,12 @@ def _interpreted_tail(state: State, reached: State, plan: Plan, entity: str, del
     """The written change through the interpreted rest of a create (machine start,
     derivation, triggered transitions, output) with the plan's checks, and the governance
     check."""
-    from arest.system.entity_verbs import command_result  # loads with the first to need it
-
     change = Change(state)
     change.state, change.delta = reached, delta
     try:
-        out, after = command_result(state, change, (plan.noun, entity),
-                                    validated=lambda at, delta: _validated(plan, at, delta))
+        out, after = system.entity_verbs.command_result(
+            state, change, (plan.noun, entity),
+            validated=lambda at, delta: _validated(plan, at, delta))
     except Refusal:
         return None
     if after is not state:

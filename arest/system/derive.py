@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from operator import itemgetter
 
+from arest import algebra, system
 from arest.algebra import Object, State
 from arest.algebra.layers import KEPT, Implied
 from arest.algebra.memo import IdentityMemo
@@ -98,15 +99,11 @@ it."""
 def rows(plan: Plan, seeds: Iterable[Fact], state: State) -> tuple[Row, ...]:
     """The plan's rows from the seed facts, evaluated by the algebra against state (a small
     batch through its chain, which has the evaluator's value)."""
-    from arest.system.row_chains import chain_rows  # loads with the first plan run
-
     batch = tuple(seeds)
-    found: Object | None = (chain_rows(plan.steps, batch, state)
+    found: Object | None = (system.row_chains.chain_rows(plan.steps, batch, state)
                             if len(batch) <= SMALL_BATCH else None)
     if found is None:
-        from arest.algebra.fast import evaluate  # the evaluator loads when first needed
-
-        found = evaluate(plan.steps, batch, state)
+        found = algebra.evaluate(plan.steps, batch, state)
     return found if type(found) is tuple else ()  # type: ignore[return-value]
 
 
@@ -411,9 +408,7 @@ def insert(store: Store, rule: Rule, plan_id: str, plan: Plan, seeds: Iterable[F
         columns = _columns(plan)
         if columns == (0, 2) and store.implied_by(rule, plan_id, plan, columns) == 1:
             batch = seeds if isinstance(seeds, (tuple, list)) else tuple(seeds)
-            from arest.system.row_chains import pair_join  # loads with the first plan run
-
-            joined = pair_join(plan.steps, batch, state)
+            joined = system.row_chains.pair_join(plan.steps, batch, state)
             if joined is not None:
                 _enter_pairs(facts, fresh if fact_type in store.seeding else None, batch,
                              *joined)

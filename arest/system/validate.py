@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
+from arest import algebra
 from arest.algebra import BOTTOM, Object, State
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.objects import as_json
@@ -153,9 +154,7 @@ def checked(state: State, check: Object, keys: Sequence[Object], by_index: bool)
             found = _counted(state, bound, keys)
             if found is not None:
                 return found
-    from arest.algebra.fast import evaluate  # the evaluator loads when first needed
-
-    return evaluate(check, tuple(keys), state)
+    return algebra.evaluate(check, tuple(keys), state)
 
 
 def _run(
