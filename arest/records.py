@@ -279,7 +279,7 @@ class _DataclassFields:
         shadow = dataclasses.make_dataclass(
             owner.__name__,
             [(f.name, f.type, _dataclass_field(dataclasses, f))
-             for f in owner.__dict__["__record_fields__"]],
+             for f in owner.__record_fields__],
             init=False, repr=False, eq=False, frozen=self.frozen)
         made: dict[str, Any] = shadow.__dataclass_fields__  # type: ignore[attr-defined]
         type.__setattr__(owner, "__dataclass_fields__", made)

@@ -242,3 +242,11 @@ def test_a_record_refuses_what_the_dataclass_refuses() -> None:
                                     "a": dataclasses.field(default=1)}))
     with pytest.raises(dataclasses.FrozenInstanceError):
         del Derived(1).a
+
+
+def test_a_plain_subclass_of_a_record_has_its_fields() -> None:
+    class Plain(Derived):
+        pass
+
+    assert [f.name for f in dataclasses.fields(Plain)] == ["a", "b", "c", "hidden"]
+    assert dataclasses.replace(Plain(1), c="d").c == "d" and Plain(1) != Derived(1)
