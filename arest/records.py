@@ -273,7 +273,7 @@ class _DataclassFields:
     def __init__(self, frozen: bool) -> None:
         self.frozen = frozen
 
-    def __get__(self, instance: object, owner: type) -> dict[str, Any]:
+    def __get__(self, instance: object, owner: Any) -> dict[str, Any]:
         import dataclasses
 
         shadow = dataclasses.make_dataclass(
