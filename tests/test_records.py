@@ -14,36 +14,45 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import arest.algebra
 import arest.compiler
 import arest.forml2
-from arest.records import record
+import arest.runtime
+import arest.system
+from arest.records import field, record
 
 
 def _made_by_record(cls: type) -> bool:
-    """A dataclass whose ``__eq__`` the dataclass left to ``record``."""
-    params = getattr(cls, "__dataclass_params__", None)
-    return params is not None and not params.eq and "__eq__" in cls.__dict__
+    """A class ``record`` made (not a dataclass's subclass that inherits its fields)."""
+    return "__record_fields__" in cls.__dict__
 
 
 @cache
 def records() -> tuple[type, ...]:
     found: dict[str, type] = {}
-    for package in (arest.forml2, arest.compiler):
+    for package in (arest.forml2, arest.compiler, arest.algebra, arest.system, arest.runtime):
         for module in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
-            if module.name.endswith("duckdb_eval"):
-                continue  # needs DuckDB, an optional dependency
+            if module.name.endswith(("duckdb_eval", "postgres")):
+                continue  # needs DuckDB or psycopg, optional dependencies
             for value in vars(importlib.import_module(module.name)).values():
                 if isinstance(value, type) and _made_by_record(value):
                     found[f"{value.__module__}.{value.__qualname__}"] = value
     return tuple(found[name] for name in sorted(found))
 
 
+def frozen(cls: type) -> bool:
+    """Made by ``record``, not ``mutable_record``."""
+    return "__setattr__" in cls.__dict__
+
+
 @cache
 def dataclass_twin(cls: type) -> type:
-    """The plain frozen dataclass of the same fields, name and options."""
+    """The plain dataclass of the same fields, name and options, frozen when the record is."""
     made = dataclasses.make_dataclass(cls.__name__, [
-        (f.name, f.type, dataclasses.field(compare=f.compare, hash=f.hash, repr=f.repr))
-        for f in dataclasses.fields(cls)], frozen=True)
+        (f.name, f.type, dataclasses.field(
+            compare=f.compare, hash=f.hash, repr=f.repr, init=f.init, default=f.default,
+            default_factory=f.default_factory))
+        for f in dataclasses.fields(cls)], frozen=frozen(cls))
     made.__qualname__ = cls.__qualname__
     return made
 
@@ -68,10 +77,10 @@ class NoField:
 @record
 class Flagged:
     a: object
-    b: object = dataclasses.field(default=None, compare=False)
-    c: object = dataclasses.field(default=None, hash=False)
-    d: object = dataclasses.field(default=None, repr=False)
-    e: object = dataclasses.field(default=None, compare=False, hash=True)
+    b: object = field(default=None, compare=False)
+    c: object = field(default=None, hash=False)
+    d: object = field(default=None, repr=False)
+    e: object = field(default=None, compare=False, hash=True)
 
 
 SHAPES = (OneField, NoField, Flagged)
@@ -85,6 +94,13 @@ VALUES = st.one_of(st.none(), st.booleans(), st.integers(-2, 2), st.text("ab", m
 def test_the_reader_and_the_compiler_define_their_records_with_it() -> None:
     names = {cls.__name__ for cls in records()}
     assert len(names) > 40 and {"Source", "Constraint", "Diagnostic", "Schema"} <= names
+
+
+def test_the_system_and_the_runtime_define_their_records_on_a_reopen_path_with_it() -> None:
+    names = {f"{cls.__module__}.{cls.__qualname__}" for cls in records()}
+    assert {"arest.system.commands.Verb", "arest.system.create_plans.Plan",
+            "arest.system.derive.Changes", "arest.runtime.recovery.Recovered",
+            "arest.algebra.layers.Implied"} <= names
 
 
 @settings(max_examples=300, deadline=None)
@@ -110,8 +126,14 @@ def test_a_record_is_the_frozen_dataclass_of_its_fields(data: st.DataObject) -> 
     except TypeError as error:
         assert type(error) is expected
     assert a.__eq__(ta) is NotImplemented and a.__eq__(object()) is NotImplemented
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        setattr(a, dataclasses.fields(cls)[0].name, 1) if width else setattr(a, "x", 1)
+    name = dataclasses.fields(cls)[0].name if width else "x"
+    if frozen(cls):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(a, name, 1)
+    else:
+        setattr(a, name, 1)
+        setattr(ta, name, 1)
+        assert getattr(a, name) == 1 and (a == b) == (ta == tb)
 
 
 def test_a_record_repr_of_itself_is_the_dataclass_s() -> None:
@@ -119,7 +141,7 @@ def test_a_record_repr_of_itself_is_the_dataclass_s() -> None:
     class Node:
         label: str
         child: object = None
-        hidden: int = dataclasses.field(default=0, repr=False, compare=False)
+        hidden: int = field(default=0, repr=False, compare=False)
 
     @dataclasses.dataclass(frozen=True)
     class Twin:
@@ -148,3 +170,83 @@ def test_a_class_with_its_own_equality_keeps_it() -> None:
     assert Loose(1) == Loose(2) and dataclasses.is_dataclass(Loose)
     with pytest.raises(dataclasses.FrozenInstanceError):
         Loose(1).value = 2  # type: ignore[misc]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_a_record_s_init_sets_what_the_dataclass_s_sets(data: st.DataObject) -> None:
+    cls = data.draw(st.sampled_from((*records(), *SHAPES)))
+    fields = dataclasses.fields(cls)
+    values = data.draw(st.lists(VALUES, min_size=len(fields), max_size=len(fields)))
+    given = data.draw(st.lists(st.booleans(), min_size=len(fields), max_size=len(fields)))
+    arguments = {f.name: value for f, value, give in zip(fields, values, given, strict=True)
+                 if f.init and (give or (f.default is dataclasses.MISSING
+                                         and f.default_factory is dataclasses.MISSING))}
+    made, twin = cls(**arguments), dataclass_twin(cls)(**arguments)
+    assert vars(made) == vars(twin) and made.__match_args__ == twin.__match_args__
+
+
+@record
+class Base:
+    a: int
+    b: list[int] = field(default_factory=list)
+
+
+@record
+class Derived(Base):
+    c: str = "c"
+    hidden: int = field(default=7, init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hidden", self.a * 2)
+
+
+def test_a_record_inherits_fields_and_runs_its_post_init() -> None:
+    made = Derived(1, [2])
+    assert (made.a, made.b, made.c, made.hidden) == (1, [2], "c", 2)
+    assert Derived(1).b == [] and Derived(1).b is not Derived(1).b
+    assert [f.name for f in dataclasses.fields(Derived)] == ["a", "b", "c", "hidden"]
+    assert dataclasses.replace(made, c="d") == Derived(1, [2], "d")
+    assert dataclasses.asdict(made) == {"a": 1, "b": [2], "c": "c", "hidden": 2}
+    assert Derived.__match_args__ == ("a", "b", "c") and dataclasses.is_dataclass(made)
+
+
+def test_a_mutable_record_is_the_dataclass() -> None:
+    from arest.records import mutable_record
+
+    @mutable_record
+    class Box:
+        items: list[int] = field(default_factory=list)
+        size: int = 0
+
+    @dataclasses.dataclass
+    class Twin:
+        items: list[int] = dataclasses.field(default_factory=list)
+        size: int = 0
+
+    box = Box()
+    box.size = 2
+    assert box == Box([], 2) and repr(box) == repr(Twin([], 2)).replace("Twin", "Box")
+    assert Box.__hash__ is None and Twin.__hash__ is None
+    del box.size
+    assert vars(box) == {"items": []}
+
+
+def test_a_record_refuses_what_the_dataclass_refuses() -> None:
+    with pytest.raises(ValueError, match="mutable default"):
+        record(type("Listed", (), {"__annotations__": {"a": "list[int]"}, "a": []}))
+    with pytest.raises(TypeError, match="non-default argument"):
+        record(type("Late", (), {"__annotations__": {"a": "int", "b": "int"}, "a": 1}))
+    with pytest.raises(TypeError, match=r"arest\.records\.field"):
+        record(type("Foreign", (), {"__annotations__": {"a": "int"},
+                                    "a": dataclasses.field(default=1)}))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del Derived(1).a
+
+
+def test_a_plain_subclass_of_a_record_has_its_fields() -> None:
+    class Plain(Derived):
+        pass
+
+    assert [f.name for f in dataclasses.fields(Plain)] == ["a", "b", "c", "hidden"]
+    assert dataclasses.replace(Plain(1), c="d").c == "d" and Plain(1) != Derived(1)

@@ -22,13 +22,15 @@ from typing import Final, TypeAlias
 
 from arest.algebra.objects import BOTTOM, Object
 from arest.algebra.persistent import EMPTY, PersistentMap, with_items
-from arest.algebra.primitives import CELL
 from arest.algebra.relations import Archive, Cell, Relation
 
 State: TypeAlias = PersistentMap[str, Cell]
 """D: cell name → contents, an FFP object or a fact type's :class:`Relation`."""
 
 EMPTY_STATE: Final[State] = EMPTY
+
+CELL: Final = "CELL"
+"""The first atom of ⟨CELL, name, contents⟩, a cell in D as one object (Backus §14)."""
 
 
 def fetch(state: State, name: str) -> Cell:

@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
-from arest.algebra.notation import show, show_atom
 from arest.algebra.objects import Object
 
 CONST: Final = "CONST"
@@ -166,6 +165,8 @@ def formula(f: Object) -> str:
 
 
 def _formula(f: Object, budget: int) -> str:
+    from arest.algebra.notation import show, show_atom  # the notation loads when first shown
+
     if budget <= 0 or type(f) is not tuple or not f or type(f[0]) is not str:
         return show_atom(f) if type(f) is str else show(f)
     head, parts = f[0], f[1:]

@@ -14,10 +14,10 @@ atom: the relation gives every payload expanded.
 from __future__ import annotations
 
 import gc
-from dataclasses import dataclass
 from typing import Final, TypeAlias, cast
 
 from arest.algebra.persistent import EMPTY, PersistentMap
+from arest.records import record
 
 Fact: TypeAlias = tuple[str, ...]
 Index: TypeAlias = PersistentMap[str, PersistentMap[Fact, object]]
@@ -31,7 +31,7 @@ _FEW: Final = 8
 """Up to this many facts, an overlay index is edited one path at a time rather than in a batch."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Implied:
     """The payloads a base keeps as one atom each: ⟨l₁, …, lₖ, ⟨c₁, …, cₙ⟩⟩ from a fact φ and
     its kept atom a, where cᵢ = a when ``columns[i]`` is :data:`KEPT`, else φ[columns[i]].

@@ -17,12 +17,12 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Final
 
+from arest.algebra.cells import CELL
 from arest.algebra.numerals import CONTEXT, compare, difference, numeral, numeral_value
 from arest.algebra.objects import BOTTOM, PHI, Object, T, equal, is_atom, sequence, truth
 
 Primitive = Callable[[Object], Object]
 
-CELL: Final = "CELL"
 
 
 def identity(x: Object) -> Object:

@@ -18,7 +18,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from arest.algebra import State
 from arest.algebra.memo import IdentityMemo
@@ -37,9 +36,10 @@ from arest.compiler.population import (
     role_nouns,
     supertypes,
 )
+from arest.records import field, mutable_record
 
 
-@dataclass
+@mutable_record
 class Delta:
     """What a command changed: facts added and removed per fact type, the entities per
     noun that were created or named by an added fact, and those that left a noun's

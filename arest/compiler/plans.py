@@ -15,7 +15,6 @@ from typing import Any
 
 from arest.algebra import Object
 from arest.algebra.forms import comp, cons, const
-from arest.algebra.numerals import is_numeral
 from arest.errors import ArestError
 from arest.records import record
 
@@ -107,6 +106,8 @@ def operand_literal(term: str) -> str | None:
     >>> operand_literal("100"), operand_literal("'gold'"), operand_literal("Amount")
     ('100', 'gold', None)
     """
+    from arest.algebra.numerals import is_numeral  # with decimal: not on a restart's path
+
     return term if is_numeral(term) else literal_of(term)
 
 

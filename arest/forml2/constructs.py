@@ -8,9 +8,8 @@ the construct read back from its verbalization compare equal.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import field
 
-from arest.records import record
+from arest.records import field, record
 
 
 @record

@@ -6,14 +6,13 @@ Apart from the reader (:mod:`arest.forml2.reader`), so that the shipped metamode
 
 from __future__ import annotations
 
-from dataclasses import field
 from typing import TYPE_CHECKING
 
 from arest.forml2.constructs import Construct, Source
 from arest.forml2.diagnostics import Diagnostic, ReadingError
 from arest.forml2.facts import Fact
 from arest.forml2.schema import Schema
-from arest.records import record
+from arest.records import field, record
 
 if TYPE_CHECKING:
     from arest.forml2.parser import Shapes

@@ -7,10 +7,9 @@ them from parse trees.  Nothing here knows which fact types exist: that is
 
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any
 
-from arest.records import record
+from arest.records import field, record
 
 
 @record

@@ -10,14 +10,17 @@ outside its commit lock, on a durable D; one at a time, never going back to an e
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from arest.algebra import EMPTY_STATE, State
 from arest.algebra.relations import Relation
 from arest.runtime.codec import Encoded, encoded_cell
 from arest.runtime.digest import text
-from arest.runtime.following import Current
 from arest.runtime.storage import Storage
 from arest.system.derive import rebuilt_on_load, without_derived_facts
+
+if TYPE_CHECKING:
+    from arest.runtime.following import Current
 
 CHECKPOINT_EVERY = 500
 """The fewest accepted commands between checkpoints of the cells they changed."""

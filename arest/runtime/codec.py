@@ -32,7 +32,6 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import ChainMap
 from collections.abc import Mapping
@@ -41,6 +40,7 @@ from typing import Any, NamedTuple, cast
 from arest.algebra import EMPTY_STATE, State, store_all
 from arest.algebra.objects import Object, as_json, from_json
 from arest.algebra.relations import ASSERTED, Archive, Cell, Fact, Relation
+from arest.hashes import blake2b
 
 FORMAT = "arest-cells-2"
 """Format 2 keeps snapshots as shared cells and differences (format 1 kept each whole)."""
@@ -64,7 +64,7 @@ def address(text: str) -> str:
     >>> address('{"o":"x"}')
     '41129d4f6e08cb315301482518fe2521'
     """
-    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+    return blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def _text(value: Any) -> str:
@@ -151,6 +151,19 @@ def _difference(relation: Relation, earlier: Relation, earlier_at: str) -> dict[
     return {"r": relation.arity, "d": earlier_at, **_facts(added), "x": removed}
 
 
+def _whole_relation(arity: int, value: dict[str, Any]) -> Relation:
+    """The relation of ``"f"`` and ``"p"`` as one frozen base: what
+    ``Relation(arity).updated(added)`` holds (the last payload given for a fact wins), its
+    indexes built on first use rather than each fact written into persistent maps; a fact
+    of another arity is refused as ``updated`` refuses it."""
+    facts: dict[Fact, object] = dict.fromkeys(map(tuple, value["f"]), ASSERTED)
+    for fact, payload in value.get("p", ()):
+        facts[tuple(fact)] = from_json(payload)
+    if any(len(fact) != arity for fact in facts):
+        raise ValueError(f"facts of another arity in a relation of {arity}")
+    return Relation.frozen(arity, facts)
+
+
 class _Reader:
     """Decodes cells, each shared cell once (checked against its address), so that the
     snapshots decoded share their cells as they did when encoded."""
@@ -170,10 +183,10 @@ class _Reader:
         return from_json(value["o"])
 
     def _relation(self, value: dict[str, Any]) -> Relation:
+        if "d" not in value:
+            return _whole_relation(int(value["r"]), value)
         added: list[tuple[Fact, object]] = [(tuple(fact), ASSERTED) for fact in value["f"]]
         added.extend((tuple(fact), from_json(payload)) for fact, payload in value.get("p", ()))
-        if "d" not in value:
-            return Relation(int(value["r"])).updated(added)
         earlier = self.shared_cell(value["d"])
         if not isinstance(earlier, Relation) or earlier.arity != int(value["r"]):
             raise ValueError(f"shared cell {value['d']} is not a relation of arity {value['r']}")

@@ -13,16 +13,17 @@ compiled and the file replaced), and a folder that cannot be written keeps none.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from functools import lru_cache
 from pathlib import Path
+
+from arest.hashes import sha256
 
 FOLDER = ".arest"
 """The folder beside the readings that holds their compiled state."""
 
 
-SOURCE_SUFFIXES = (".py", ".lark", ".md", ".pickle")
+SOURCE_SUFFIXES = (".py", ".lark", ".md", ".pickle", ".artifact")
 """The files of arest whose change makes a kept compiled state stale."""
 
 
@@ -34,7 +35,7 @@ def sources_signature() -> str:
     under a running process.  The folders are listed with ``os.scandir``, about 2 ms where
     ``Path.rglob`` took about 7 (a path object per file, ``__pycache__`` included)."""
     package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-    digest = hashlib.sha256()
+    digest = sha256()
     for relative, size, modified in sorted(_source_files(package)):
         digest.update(f"{relative}\0{size}\0{modified}\0".encode())
     return digest.hexdigest()
@@ -61,7 +62,7 @@ def _source_files(package: str) -> list[tuple[str, int, int]]:
 def artifact_key(readings_key: str) -> str:
     """What a kept compiled state must have been made under to be used: the readings key and
     the signature of arest's sources (:func:`sources_signature`)."""
-    return hashlib.sha256(f"{readings_key}\0{sources_signature()}".encode()).hexdigest()
+    return sha256(f"{readings_key}\0{sources_signature()}".encode()).hexdigest()
 
 
 def artifact_path(sources: tuple[tuple[str, str], ...]) -> Path | None:
@@ -75,7 +76,7 @@ def artifact_path(sources: tuple[tuple[str, str], ...]) -> Path | None:
     """
     if not sources:
         return None
-    name = hashlib.sha256("\0".join(path for path, _ in sources).encode()).hexdigest()[:24]
+    name = sha256("\0".join(path for path, _ in sources).encode()).hexdigest()[:24]
     return Path(sources[0][0]).parent / FOLDER / f"{name}.base"
 
 

@@ -28,15 +28,15 @@ True
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, field
 from json.encoder import encode_basestring
 from typing import Final
 
 from arest.algebra import State
 from arest.algebra.relations import ASSERTED, Cell, Fact, Relation
 from arest.compiler.cells import is_asserted_cell
+from arest.hashes import blake2b
+from arest.records import field, mutable_record
 from arest.system.derive import is_derived
 
 VERSION: Final = "v1"
@@ -54,7 +54,7 @@ def fact_text(cell: str, fact: Fact) -> str:
 
 def text_hash(encoded: str) -> int:
     """h of a fact given as :func:`fact_text`."""
-    digest = hashlib.blake2b(encoded.encode("utf-8", "surrogatepass"), digest_size=32)
+    digest = blake2b(encoded.encode("utf-8", "surrogatepass"), digest_size=32)
     return int.from_bytes(digest.digest(), "big")
 
 
@@ -82,7 +82,7 @@ def state_digest(state: State) -> int:
     """digest(P) from scratch: O(|P|), about a microsecond per fact (what a restart pays to
     check a checkpoint), so the loop is :func:`fact_hash` unrolled."""
     total = 0
-    blake2b, number = hashlib.blake2b, int.from_bytes
+    number = int.from_bytes
     for cell, contents in state.items():
         if not counts(cell, contents):
             continue
@@ -95,7 +95,7 @@ def state_digest(state: State) -> int:
     return total % MODULUS
 
 
-@dataclass
+@mutable_record
 class Delta:
     """The asserted facts a command added and removed, as (cell, fact) pairs; ``exact``
     when they are all it changed (every cell it wrote is a relation whose only changes are
@@ -196,7 +196,7 @@ def recorded_between(digest: int, before: State, after: State, cells: Collection
     """
     texts: list[str] = []
     gained = 0
-    blake2b, number = hashlib.blake2b, int.from_bytes
+    number = int.from_bytes
     for cell in cells:
         old, new = before.get(cell), after.get(cell)
         if old is new:
@@ -235,7 +235,7 @@ def recorded_assertions(digest: int, before: State, after: State,
     """
     texts: list[str] = []
     gained = 0
-    blake2b, number = hashlib.blake2b, int.from_bytes
+    number = int.from_bytes
     for cell, fact in asserted:
         old, new = before.get(cell), after.get(cell)
         if not (isinstance(old, Relation) and isinstance(new, Relation)) or (

@@ -21,15 +21,14 @@ open with every violation listed.  The caller then keeps a checkpoint under the 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arest.algebra import EMPTY_STATE, State, store_all
 from arest.algebra.relations import Cell
 from arest.errors import ArestError
+from arest.records import mutable_record
 from arest.runtime.codec import decode, decode_cell, encode
-from arest.runtime.compiled import artifact_key, keep_compiled, kept_compiled
 from arest.runtime.digest import (
     Delta,
     advanced,
@@ -76,7 +75,7 @@ def violations_text(violations: list[dict[str, Any]]) -> str:
     )
 
 
-@dataclass
+@mutable_record
 class Recovered:
     """D after recovery, with what the tenant needs to go on: the last sequence number and
     the digest, what the last checkpoint holds, the compiled base to keep, encoded (when the
@@ -134,6 +133,8 @@ def _compiled(sources: tuple[tuple[str, str], ...], key: str) -> tuple[State, st
     """D from the readings and its encoding: decoded from the compiled state kept beside
     them when it was made from these readings by this arest (:mod:`arest.runtime.compiled`),
     else compiled, and then kept there."""
+    from arest.runtime.compiled import artifact_key, keep_compiled, kept_compiled
+
     artifact = artifact_key(key)
     kept = kept_compiled(sources, artifact)
     if kept is not None:

@@ -27,11 +27,11 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
+from arest.records import record
 from arest.runtime.codec import Encoded
 from arest.runtime.database_url import is_postgresql
 from arest.runtime.integrity import FORMAT, OLDER_FORMATS, StorageError, check, create
@@ -70,7 +70,7 @@ class Pending(NamedTuple):
     facts: str
 
 
-@dataclass(frozen=True)
+@record
 class Restored:
     """The last checkpoint: its sequence number, every cell, its digest (None when an
     older format wrote it), and the shared cells the cells refer to (address → text)."""

@@ -31,7 +31,6 @@ cancels it, is answered ``limit_exceeded`` with D as it was.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import threading
 from collections.abc import Callable
@@ -43,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from arest.algebra import State
 from arest.api import read_files
+from arest.hashes import sha256
 from arest.runtime import recovery
 from arest.runtime.budget import Budget, BudgetSpent
 from arest.runtime.checkpoints import Checkpoints
@@ -88,7 +88,7 @@ def readings_key(sources: tuple[tuple[str, str], ...]) -> str:
     from arest.forml2.bundled import metamodel_texts
 
     bundled = metamodel_texts()
-    digest = hashlib.sha256(json.dumps([__version__, CODEC, bundled, sources]).encode())
+    digest = sha256(json.dumps([__version__, CODEC, bundled, sources]).encode())
     return digest.hexdigest()
 
 

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final, Literal, NamedTuple
 
 from arest.algebra import State
-from arest.system import entity_verbs, evolution, fact_verbs, snapshots, transitions
+from arest.records import record
+from arest.system import evolution
 from arest.system.compiled_create import compiled_create
 from arest.system.context import Context
 from arest.system.entities import list_entities
@@ -76,7 +76,7 @@ class Effect(enum.Enum):
     """Captures, replaces or revalidates all of D: its footprint is every cell."""
 
 
-@dataclass(frozen=True)
+@record
 class Route:
     """A REST route of a command (DESIGN §9): the method, the path template, the status
     of a success (201 where the command makes a resource), and the media type it answers:
@@ -88,7 +88,7 @@ class Route:
     media: str = "application/json"
 
 
-@dataclass(frozen=True)
+@record
 class Offer:
     """How MCP offers a command: the tool's tag, its arguments' JSON Schema (the command's
     input schema when None), the command a call makes (the arguments as the input when
@@ -102,7 +102,7 @@ class Offer:
     also: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class Limits:
     """What a tenant keeps at most.  The runtime checks a command against them before it
     runs, never SYSTEM: they bound one tenant's disk, and a replay must accept every
@@ -116,7 +116,7 @@ Beyond = Callable[[State, Any, Limits], Refusal | None]
 beyond the limits, else None."""
 
 
-@dataclass(frozen=True)
+@record
 class Verb:
     """One entry of the command table (see the module)."""
 
@@ -223,9 +223,11 @@ def _of_noun(verb: str, *names: str) -> Callable[[Arguments], Command]:
 
 
 # Handlers: one signature, D × command × context → ⟨o, D′⟩ --------------------------------
-# The handlers of verbs that read readings or the Rmap (schema, compile, ask, search, …)
-# import their modules on first use, so that a start that only creates and reads loads
-# neither the reader nor lark (an import already done costs a dictionary lookup).
+# The handlers import their verbs' modules on first use: those of verbs that read readings
+# or the Rmap (schema, compile, ask, search, …), so that a start that only creates and
+# reads loads neither the reader nor lark; and the entity, fact, transition and snapshot
+# verbs, so that a restart whose commands are compiled creates loads none of them (an
+# import already done costs a dictionary lookup).
 
 def _schema(state: State, command: Command, context: Context) -> tuple[Output, State]:
     from arest.system.describe import describe
@@ -238,7 +240,9 @@ def _list(state: State, command: Command, context: Context) -> tuple[Output, Sta
 
 
 def _read(state: State, command: Command, context: Context) -> tuple[Output, State]:
-    return entity_verbs.read(state, command.target, command.input), state
+    from arest.system.entity_verbs import read
+
+    return read(state, command.target, command.input), state
 
 
 def _get(state: State, command: Command, context: Context) -> tuple[Output, State]:
@@ -246,23 +250,33 @@ def _get(state: State, command: Command, context: Context) -> tuple[Output, Stat
     request = command.input
     if request is None or request == {} or (isinstance(request, dict) and "id" not in request):
         return list_entities(state, command.target, request), state
-    return entity_verbs.read(state, command.target, request), state
+    from arest.system.entity_verbs import read
+
+    return read(state, command.target, request), state
 
 
 def _create(state: State, command: Command, context: Context) -> tuple[Output, State]:
-    return entity_verbs.create(state, command.target, command.input)
+    from arest.system.entity_verbs import create
+
+    return create(state, command.target, command.input)
 
 
 def _update(state: State, command: Command, context: Context) -> tuple[Output, State]:
-    return entity_verbs.update(state, command.target, command.input)
+    from arest.system.entity_verbs import update
+
+    return update(state, command.target, command.input)
 
 
 def _transition(state: State, command: Command, context: Context) -> tuple[Output, State]:
-    return transitions.transition(state, command.target, command.input, context)
+    from arest.system.transitions import transition
+
+    return transition(state, command.target, command.input, context)
 
 
 def _delete(state: State, command: Command, context: Context) -> tuple[Output, State]:
-    return transitions.delete(state, command.target, command.input, context)
+    from arest.system.transitions import delete
+
+    return delete(state, command.target, command.input, context)
 
 
 def _navigate(state: State, command: Command, context: Context) -> tuple[Output, State]:
@@ -272,23 +286,33 @@ def _navigate(state: State, command: Command, context: Context) -> tuple[Output,
 
 
 def _query(state: State, command: Command, context: Context) -> tuple[Output, State]:
-    return fact_verbs.query(state, command.target, command.input), state
+    from arest.system.fact_verbs import query
+
+    return query(state, command.target, command.input), state
 
 
 def _project(state: State, command: Command, context: Context) -> tuple[Output, State]:
-    return fact_verbs.project(state, command.input), state
+    from arest.system.fact_verbs import project
+
+    return project(state, command.input), state
 
 
 def _assert(state: State, command: Command, context: Context) -> tuple[Output, State]:
-    return fact_verbs.assert_fact(state, command.input)
+    from arest.system.fact_verbs import assert_fact
+
+    return assert_fact(state, command.input)
 
 
 def _retract(state: State, command: Command, context: Context) -> tuple[Output, State]:
-    return fact_verbs.retract_fact(state, command.input)
+    from arest.system.fact_verbs import retract_fact
+
+    return retract_fact(state, command.input)
 
 
 def _verify(state: State, command: Command, context: Context) -> tuple[Output, State]:
-    return fact_verbs.verify(state, command.input), state
+    from arest.system.fact_verbs import verify
+
+    return verify(state, command.input), state
 
 
 def _explain(state: State, command: Command, context: Context) -> tuple[Output, State]:
@@ -298,7 +322,9 @@ def _explain(state: State, command: Command, context: Context) -> tuple[Output, 
 
 
 def _actions(state: State, command: Command, context: Context) -> tuple[Output, State]:
-    return transitions.actions(state, command.input), state
+    from arest.system.transitions import actions
+
+    return actions(state, command.input), state
 
 
 def _compile(state: State, command: Command, context: Context) -> tuple[Output, State]:
@@ -318,15 +344,27 @@ def _propose(state: State, command: Command, context: Context) -> tuple[Output, 
 
 
 def _snapshot(state: State, command: Command, context: Context) -> tuple[Output, State]:
-    return snapshots.snapshot(state, command.input, context)
+    from arest.system.snapshots import snapshot
+
+    return snapshot(state, command.input, context)
 
 
 def _rollback(state: State, command: Command, context: Context) -> tuple[Output, State]:
-    return snapshots.rollback(state, command.input)
+    from arest.system.snapshots import rollback
+
+    return rollback(state, command.input)
 
 
 def _snapshots(state: State, command: Command, context: Context) -> tuple[Output, State]:
-    return snapshots.snapshots(state, command.input), state
+    from arest.system.snapshots import snapshots
+
+    return snapshots(state, command.input), state
+
+
+def _beyond_snapshots(state: State, request: Any, limits: Limits) -> Refusal | None:
+    from arest.system.snapshots import beyond_limit
+
+    return beyond_limit(state, request, limits.snapshots)
 
 
 def _search(state: State, command: Command, context: Context) -> tuple[Output, State]:
@@ -489,8 +527,7 @@ TABLE: Final[tuple[Verb, ...]] = (
          "snap-N, from snap-0).",
          _object([], label={"type": ["string", "null"]}), _snapshot, Offer("persistence"),
          (Route("POST", "/snapshots", 201),),
-         lambda state, request, limits: snapshots.beyond_limit(state, request,
-                                                               limits.snapshots)),
+         _beyond_snapshots),
     Verb("rollback", None, WHOLE, "history",
          "Restore a snapshot by id; the snapshot stays available.",
          _object(["id"], id=_text("A snapshot id.")), _rollback,

@@ -26,7 +26,6 @@ reports (``tests/system/test_compiled_create.py``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from arest.algebra import Object, State
@@ -35,6 +34,7 @@ from arest.compiler.cells import constraint_cell, entity_triggers_cell, fact_tri
 from arest.compiler.change import Delta
 from arest.compiler.checks import ADDED, ENTITIES, REMOVED, CountBound, count_bound
 from arest.compiler.constraints import Compiled
+from arest.records import record
 from arest.system.held_cells import HeldCells
 from arest.system.validate import (
     BOUND_ATOMS,
@@ -54,7 +54,7 @@ _Keyed: TypeAlias = "tuple[tuple[str, str, int], ...]"
 its target, and the 0-based role whose values it selects (-1 for new entities and removals)."""
 
 
-@dataclass(frozen=True)
+@record
 class WokenChecks:
     """The constraints a delta's shape wakes, each with its parts (triggers, check, count
     bound or None, how its keys are read where they are the delta's atoms, else None), the

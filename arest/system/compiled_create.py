@@ -53,6 +53,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from arest import system
 from arest.algebra import State
 from arest.algebra.relations import Relation
 from arest.compiler.cells import counter_cell, population_cell
@@ -65,7 +66,6 @@ from arest.system.context import Context
 from arest.system.create_plans import MOST_SHAPES, Plan, Plans, Write, plans_for, remember
 from arest.system.create_starts import Start, effects, event_links, next_actions, picture_link
 from arest.system.entities import field_value, slug
-from arest.system.entity_verbs import Output, command_result, settled
 from arest.system.errors import Refusal
 from arest.system.inputs import MAX_ATOM, atom
 from arest.system.links import segment
@@ -73,6 +73,7 @@ from arest.system.validate import alethic
 
 if TYPE_CHECKING:
     from arest.system.commands import Command
+    from arest.system.entity_verbs import Output
     from arest.system.flat_create import Asserted, FlatCreate
 
 class _Interpreted(Exception):
@@ -270,7 +271,8 @@ def compiled_create(state: State, command: Command, context: Context
     if quiet:
         derived: list[dict[str, Any]] = []
     elif plan.compiled_tail and plan.triggering.isdisjoint(writer.cells):
-        reached, derived = settled(state, reached, delta, partial(role_nouns, reached))
+        reached, derived = system.entity_verbs.settled(state, reached, delta,
+                                                       partial(role_nouns, reached))
     else:
         return _interpreted_tail(state, reached, plan, entity, delta, command, context)
     found = _validated(plan, reached, delta)
@@ -380,8 +382,9 @@ def _interpreted_tail(state: State, reached: State, plan: Plan, entity: str, del
     change = Change(state)
     change.state, change.delta = reached, delta
     try:
-        out, after = command_result(state, change, (plan.noun, entity),
-                                    validated=lambda at, delta: _validated(plan, at, delta))
+        out, after = system.entity_verbs.command_result(
+            state, change, (plan.noun, entity),
+            validated=lambda at, delta: _validated(plan, at, delta))
     except Refusal:
         return None
     if after is not state:

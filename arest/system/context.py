@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from arest.records import record
 from arest.system.errors import invalid_input
 
 EPOCH = "1970-01-01T00:00:00Z"
@@ -16,7 +16,7 @@ SOURCES = (AGENT, HUMAN, SYSTEM)
 an agent over MCP, a person holding the admin key or at the terminal, the program itself."""
 
 
-@dataclass(frozen=True)
+@record
 class Context:
     """The time a command runs at (ISO 8601) and who sent it: Agent, Human or System."""
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from contextlib import suppress
-from dataclasses import dataclass, field
 from typing import Final, TypeVar
 from urllib.parse import quote
 
@@ -48,6 +47,7 @@ from arest.compiler.cells import (
 from arest.compiler.change import Change
 from arest.compiler.fields import Field
 from arest.compiler.links import PARENT, Link
+from arest.records import field, record
 from arest.system.backed import BACKED_BY
 from arest.system.compiled_checks import WokenChecks
 from arest.system.create_starts import STATUS_SUFFIX, Start, start_of
@@ -68,7 +68,7 @@ SCHEMA_CELLS: Final = (NOUN_OBJECT_TYPES, NOUN_SUPERTYPES, NOUN_REFERENCE_SCHEME
 a plan holds while they and the cells it read are the same objects."""
 
 
-@dataclass(frozen=True)
+@record
 class Write:
     """How one input key of a noun becomes facts: the field's fact type, the noun's role in
     it, the other role (-1 for a flag), the shape (``one``, ``many``, ``flag``), and the noun
@@ -82,7 +82,7 @@ class Write:
     other_is_entity: bool
 
 
-@dataclass(frozen=True)
+@record
 class Plan:
     """A create of one noun with one set of input keys, compiled: the keys naming the id,
     each other key's :class:`Write`, whether the cells it writes are quiet (nothing derives

@@ -25,18 +25,18 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from arest.algebra import State
 from arest.compiler.fields import status_fact_type
+from arest.records import record
 from arest.system.links import MACHINE_PICTURE
 from arest.system.machines import machine_of
 
 STATUS_SUFFIX = "_has_Status"
 
 
-@dataclass(frozen=True)
+@record
 class Start:
     """A noun's machine as its create meets it: s₀, the status fact type, each event legal
     from s₀ with the status its first transition leads to, and the verbs performed in s₀

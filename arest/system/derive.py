@@ -15,17 +15,17 @@ command's delta by DRed in :mod:`arest.system.dred`.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from operator import itemgetter
 
-from arest.algebra import Object, State, evaluate
+from arest import algebra, system
+from arest.algebra import Object, State
 from arest.algebra.layers import KEPT, Implied
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import ASSERTED, Fact, Relation
 from arest.compiler.cells import PROGRAM_CELL, RULE_FACT_TYPES, RULE_MODES, asserted_cell
 from arest.compiler.derivations import EMPTY_PROGRAM, Program, Rule
 from arest.compiler.plans import Plan, literal_of
-from arest.system.row_chains import chain_rows, pair_join
+from arest.records import field, mutable_record
 
 _decoded = IdentityMemo(Program.from_object, limit=64)
 
@@ -100,10 +100,10 @@ def rows(plan: Plan, seeds: Iterable[Fact], state: State) -> tuple[Row, ...]:
     """The plan's rows from the seed facts, evaluated by the algebra against state (a small
     batch through its chain, which has the evaluator's value)."""
     batch = tuple(seeds)
-    found: Object | None = (chain_rows(plan.steps, batch, state)
+    found: Object | None = (system.row_chains.chain_rows(plan.steps, batch, state)
                             if len(batch) <= SMALL_BATCH else None)
     if found is None:
-        found = evaluate(plan.steps, batch, state)
+        found = algebra.evaluate(plan.steps, batch, state)
     return found if type(found) is tuple else ()  # type: ignore[return-value]
 
 
@@ -126,7 +126,7 @@ def heads(plan: Plan, found: Iterable[Row]) -> Iterable[tuple[Fact, Row]]:
             for row in found)
 
 
-@dataclass
+@mutable_record
 class Changes:
     """What derivation changed in P: facts per fact type that entered and left."""
 
@@ -408,7 +408,7 @@ def insert(store: Store, rule: Rule, plan_id: str, plan: Plan, seeds: Iterable[F
         columns = _columns(plan)
         if columns == (0, 2) and store.implied_by(rule, plan_id, plan, columns) == 1:
             batch = seeds if isinstance(seeds, (tuple, list)) else tuple(seeds)
-            joined = pair_join(plan.steps, batch, state)
+            joined = system.row_chains.pair_join(plan.steps, batch, state)
             if joined is not None:
                 _enter_pairs(facts, fresh if fact_type in store.seeding else None, batch,
                              *joined)

@@ -23,13 +23,12 @@ its supports and the command's derived delta are DRed's and a derivation from sc
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from arest.algebra import Object, State
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Fact, Relation
 from arest.compiler.derivations import Rule
 from arest.compiler.plans import Plan, literal_of
+from arest.records import record
 from arest.system.derive import GROUP, SMALL_BATCH, Changes, Facts, Row, relation_of, rows
 from arest.system.row_chains import CHAIN_ATOMS, Chain, chain_of, links_of
 
@@ -45,7 +44,7 @@ chain_of`, run directly where :func:`_plain` holds; None where the plan is no ch
 the group key's order) and the target's column."""
 
 
-@dataclass(frozen=True)
+@record
 class CountShape:
     """What the step reads of a recognised count rule."""
 

@@ -17,6 +17,7 @@ and supports are those of :mod:`arest.system.derive`.
 
 from __future__ import annotations
 
+from arest import system
 from arest.algebra import State
 from arest.algebra.relations import ASSERTED, Fact, Relation
 from arest.compiler.cells import asserted_cell, population_cell
@@ -35,7 +36,6 @@ from arest.system.derive import (
     rounds,
     rows,
 )
-from arest.system.derive_counts import count_step
 
 
 def derive(before: State, state: State, added: Facts, removed: Facts,
@@ -107,7 +107,7 @@ def _stratum(before: State, state: State, stratum: tuple[Rule, ...], plus: Facts
             if rule.is_aggregation and rule.fact_type not in cells:
                 # Each step reads the stratum's input state: an aggregation reads only
                 # lower strata, and a second rule of the same fact type is DRed's.
-                moved = count_step(rule, before, state, plus, minus, changes)
+                moved = system.derive_counts.count_step(rule, before, state, plus, minus, changes)
                 if moved is not None:
                     cells.update(moved)
                     counted.add(rule.id)

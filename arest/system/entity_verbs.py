@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from arest import system
 from arest.algebra import State
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
@@ -22,7 +23,6 @@ from arest.compiler.fields import Field
 from arest.compiler.machines import Transition
 from arest.compiler.population import exists
 from arest.system.derive import Changes, derived_mode, program_of, relation_of
-from arest.system.dred import derive
 from arest.system.entities import field_named, fields, fields_by_name, represent, slug
 from arest.system.errors import Refusal, closest, invalid_input
 from arest.system.inputs import atom, entity_id, role_names
@@ -216,8 +216,8 @@ def _row(field: Field, entity: str, row: Any, path: str) -> tuple[str, ...]:
 def settle(before: State, change: Change) -> tuple[State, Delta, list[dict[str, Any]]]:
     """derive: the state with its derived facts at the fixed point, the command's delta as
     P saw it (asserted and derived facts that entered or left), and the facts derived."""
-    after, derived = derive(before, change.state, change.delta.added, change.delta.removed,
-                            change.delta.entities)
+    after, derived = system.dred.derive(before, change.state, change.delta.added,
+                                        change.delta.removed, change.delta.entities)
     if not derived.added and not derived.removed:
         return after, change.delta, []
     delta = Delta(entities=change.delta.entities, gone=change.delta.gone)
@@ -239,7 +239,7 @@ def settled(before: State, state: State, delta: Delta,
     before and the caller's own: delta becomes the command's as P saw it in place (only
     the fact types derivation moved are looked up); the state at the fixed point and the
     facts derived."""
-    after, derived = derive(before, state, delta.added, delta.removed, delta.entities)
+    after, derived = system.dred.derive(before, state, delta.added, delta.removed, delta.entities)
     if not derived.added and not derived.removed:
         return after, []
     written = Delta(added=dict(delta.added), removed=dict(delta.removed))

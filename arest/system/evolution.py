@@ -38,12 +38,12 @@ from arest.compiler.cells import NOUN_OBJECT_TYPES
 from arest.compiler.change import Change
 from arest.system.context import HUMAN, Context
 from arest.system.entities import fields, represent
-from arest.system.entity_verbs import Output, command_result, create_entity
 from arest.system.errors import Refusal, invalid_input
 from arest.system.machines import next_actions, status_of
 
 if TYPE_CHECKING:
     from arest.system.commands import Command
+    from arest.system.entity_verbs import Output
 
 DOMAIN_CHANGE = "Domain Change"
 PROPOSED = "Domain_Change_has_Proposed_Readings"
@@ -106,6 +106,8 @@ def propose(state: State, request: Any, context: Context) -> tuple[Output, State
     }
     if rationale:
         entity_request["Rationale"] = rationale
+    from arest.system.entity_verbs import command_result, create_entity
+
     entity = create_entity(change, DOMAIN_CHANGE, entity_request, "$")
     return command_result(state, change, (DOMAIN_CHANGE, entity))
 

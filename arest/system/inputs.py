@@ -8,11 +8,9 @@ role order.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from arest.algebra import State
-from arest.algebra.numerals import numeral
 from arest.algebra.relations import Fact, Relation
 from arest.compiler.cells import FACT_TYPE_READINGS
 from arest.compiler.population import role_nouns
@@ -127,6 +125,11 @@ def atom(value: Any, path: str) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
+        # decimal and the numerals load with the first number given as a float
+        from decimal import Decimal
+
+        from arest.algebra.numerals import numeral
+
         text = numeral(Decimal(repr(value)))
         if text is None:
             raise invalid_input(path, "a finite number")

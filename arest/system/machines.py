@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from arest.algebra import State, evaluate
+from arest import algebra
+from arest.algebra import State
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
 from arest.compiler.cells import MACHINES_CELL, machine_cell
@@ -69,7 +70,7 @@ def fire(change: Change, machine: Machine, entity: str, event: str) -> Transitio
     current = status_of(change.state, machine.noun, entity)
     if current is None:
         return None
-    target = evaluate(machine.function, (current, event), change.state)
+    target = algebra.evaluate(machine.function, (current, event), change.state)
     if type(target) is not str:
         return None
     transition = next(t for t in machine.legal(current) if t.event == event)

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from arest.algebra import BOTTOM, Object, State, evaluate
+from arest import algebra
+from arest.algebra import BOTTOM, Object, State
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.objects import as_json
 from arest.algebra.relations import Fact, Relation
@@ -29,7 +30,6 @@ from arest.compiler.change import Delta
 from arest.compiler.checks import CountBound, Trigger, count_bound
 from arest.compiler.constraints import ADDED, ENTITIES, Compiled
 from arest.compiler.population import entity_ids, role_nouns
-from arest.system.backed import federated
 
 _decoded = IdentityMemo(Compiled.from_object)
 
@@ -154,7 +154,7 @@ def checked(state: State, check: Object, keys: Sequence[Object], by_index: bool)
             found = _counted(state, bound, keys)
             if found is not None:
                 return found
-    return evaluate(check, tuple(keys), state)
+    return algebra.evaluate(check, tuple(keys), state)
 
 
 def _run(
@@ -172,6 +172,8 @@ def reported(state: State, constraint: Compiled, found: Object) -> list[dict[str
         raise RuntimeError(f"the check of {constraint.id} gave {found!r}: a compiler error")
     if not found:
         return []
+    from arest.system.backed import federated  # loads with the first violation reported
+
     open_world = {"open_world": True} if any(
         federated(state, fact_type) for fact_type in constraint.fact_types) else {}
     return [

@@ -1,11 +1,12 @@
 """The shipped metamodel is the one its texts read to, and a stale one is never used.
 
 ``AREST_REGENERATE_METAMODEL=1 pytest tests/forml2/test_bundled.py`` rebuilds
-``arest/readings/metamodel.pickle`` after a change to the metamodel's texts or the reader.
+``arest/readings/metamodel.artifact`` after a change to the metamodel's texts or the reader.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 from pathlib import Path
@@ -21,7 +22,8 @@ def test_the_shipped_metamodel_is_current() -> None:
     fresh = bundled.read_metamodel(texts)
     if os.environ.get("AREST_REGENERATE_METAMODEL") == "1":
         SHIPPED.write_bytes(bundled.artifact(fresh, key))
-    stored_key, facts, rest = pickle.loads(SHIPPED.read_bytes())
+    head, _, rest = SHIPPED.read_bytes().partition(b"\n")
+    stored_key, facts = json.loads(head)["key"], bundled._stored(key)[0]  # type: ignore[index]
     stored, shapes = pickle.loads(rest)
     assert stored_key == key, ("the shipped metamodel was built from other texts or another "
                                "reader: run with AREST_REGENERATE_METAMODEL=1")
@@ -35,3 +37,17 @@ def test_the_shipped_metamodel_is_current() -> None:
 
 def test_an_artifact_under_another_key_is_not_used() -> None:
     assert bundled._stored("a key no texts give") is None
+
+
+def test_an_artifact_of_another_shape_is_not_used(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    key = bundled.metamodel_key(bundled.metamodel_texts())
+    monkeypatch.setattr(bundled, "PACKAGE", tmp_path)
+    (tmp_path / "readings").mkdir()
+    for head in (b"not json", b"[1, 2]", json.dumps({"key": key}).encode(),
+                 json.dumps({"key": key, "facts": [["a", [1]]]}).encode(),
+                 json.dumps({"key": key, "facts": [["a"]]}).encode()):
+        (tmp_path / "readings" / bundled.ARTIFACT).write_bytes(head + b"\n")
+        assert bundled._stored(key) is None
+    (tmp_path / "readings" / bundled.ARTIFACT).write_bytes(
+        json.dumps({"key": key, "facts": [["a", ["b", "c"]]]}).encode() + b"\nrest")
+    assert bundled._stored(key) == ((("a", ("b", "c")),), b"rest")

@@ -104,3 +104,86 @@ def test_a_relation_is_written_as_its_facts_listed(
     text = encode_cell(relation)
     assert json.dumps(json.loads(text), separators=(",", ":")) == text
     assert decode_cell(text) == relation
+
+
+json_objects = st.recursive(st.one_of(atoms, st.none()), lambda inner: st.lists(inner, max_size=3),
+                            max_leaves=12)
+"""JSON values of FFP objects: atoms, null (⊥) and lists of them."""
+
+
+def _general_from_json(x: object) -> object:
+    """``from_json`` as first written: by ``isinstance``, one call per item."""
+    from arest.algebra.objects import BOTTOM
+
+    if isinstance(x, str):
+        return x
+    if isinstance(x, list):
+        return tuple(_general_from_json(item) for item in x)
+    return BOTTOM
+
+
+@settings(max_examples=200)
+@given(json_objects)
+def test_from_json_is_the_general_decoding(value: object) -> None:
+    from arest.algebra.objects import from_json
+
+    assert from_json(value) == _general_from_json(value)
+    assert from_json(["a", ["b", [None]], []]) == ("a", ("b", (from_json(None),)), ())
+
+
+def _general_relation(value: dict[str, object]) -> Relation:
+    """A kept relation as ``decode`` first built it: each fact put into an empty relation's
+    persistent indexes in one batch (the last payload given for a fact wins)."""
+    from arest.algebra.objects import from_json
+    from arest.algebra.relations import ASSERTED
+
+    added: list[tuple[tuple[str, ...], object]] = [
+        (tuple(fact), ASSERTED) for fact in value["f"]]  # type: ignore[attr-defined]
+    added.extend((tuple(fact), from_json(payload))
+                 for fact, payload in value.get("p", ()))  # type: ignore[attr-defined]
+    return Relation(int(value["r"])).updated(added)  # type: ignore[call-overload]
+
+
+kept_relations = st.integers(0, 3).flatmap(lambda arity: st.fixed_dictionaries(
+    {"r": st.just(arity),
+     "f": st.lists(st.lists(st.sampled_from("abc"), min_size=arity, max_size=arity),
+                   max_size=6)},
+    optional={"p": st.lists(st.tuples(
+        st.lists(st.sampled_from("abc"), min_size=arity, max_size=arity + (arity == 2)),
+        json_objects).map(list), max_size=4)}))
+"""Kept relations as JSON, facts repeated, in both lists, and (in ``"p"``) of a wrong arity."""
+
+
+@settings(max_examples=300)
+@given(kept_relations)
+def test_a_kept_relation_decodes_to_what_the_general_build_holds(value: dict[str, object]
+                                                                 ) -> None:
+    text = json.dumps(value)
+    try:
+        expected: object = _general_relation(json.loads(text))
+    except ValueError as error:
+        expected = type(error)
+    try:
+        decoded = decode_cell(text)
+    except ValueError as error:
+        assert type(error) is expected
+        return
+    assert isinstance(expected, Relation) and decoded == expected
+    assert sorted(decoded.items(), key=repr) == sorted(expected.items(), key=repr)
+    for role in range(decoded.arity):
+        for atom in "abc":
+            assert sorted(decoded.matching(role, atom)) == sorted(expected.matching(role, atom))
+    grown = decoded.add(("a",) * decoded.arity, ("new",)).remove(("b",) * decoded.arity)
+    assert grown == expected.add(("a",) * decoded.arity, ("new",)).remove(("b",) * decoded.arity)
+    assert sorted(grown.changes_since(decoded), key=repr) == sorted(
+        expected.add(("a",) * decoded.arity, ("new",)).remove(("b",) * decoded.arity)
+        .changes_since(expected), key=repr)
+
+
+def test_a_kept_relation_decodes_to_one_base() -> None:
+    text = '{"r":2,"f":[["o1","c1"],["o2","c1"]],"p":[[["o2","c1"],["rule","o1"]]]}'
+    decoded = decode_cell(text)
+    assert decoded == Relation.of(2, [("o1", "c1")]).add(("o2", "c1"), ("rule", "o1"))
+    assert isinstance(decoded, Relation) and decoded.payload(("o2", "c1")) == ("rule", "o1")
+    with pytest.raises(ValueError, match="another arity"):
+        decode_cell('{"r":2,"f":[["o1"]]}')

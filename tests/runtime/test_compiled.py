@@ -105,3 +105,26 @@ def test_a_start_from_kept_compiled_readings_loads_neither_the_reader_nor_the_sc
     assert fresh & {*READER, *ONLY_SOMETIMES, "secrets"} == set()
     assert reopen & {*READER, *ONLY_SOMETIMES, "secrets"} == set()
     assert "arest.runtime.tenant" in reopen
+
+
+NOT_ON_A_REOPEN = (
+    "dataclasses", "inspect", "pickle", "decimal", "hashlib", "_hashlib", "arest.algebra.reducer",
+    "arest.algebra.fast",
+    "arest.algebra.primitives", "arest.algebra.numerals", "arest.system.dred",
+    "arest.system.fact_verbs", "arest.system.snapshots", "arest.system.transitions",
+    "arest.runtime.compiled", "arest.runtime.following", "arest.system.entity_verbs",
+    "arest.algebra.notation")
+"""What a reopen and a create of flat input never run: the dataclasses machinery (records
+are made without it), the reading's pickle, the evaluator with the numerals, the
+derivation's DRed, the other verbs and the interpreted create, the kept compile, the
+follower and the notation."""
+
+
+def test_a_reopen_and_a_quiet_create_load_neither_the_evaluator_nor_dataclasses(
+    tmp_path: Path,
+) -> None:
+    readings = Path(__file__).resolve().parents[2] / "readings" / "orders"
+    _loaded_by_a_start(readings, tmp_path / "orders.db", "c1")
+    reopen = _loaded_by_a_start(readings, tmp_path / "orders.db", "c2")
+    assert "arest.runtime.tenant" in reopen
+    assert reopen & {*READER, *ONLY_SOMETIMES, *NOT_ON_A_REOPEN} == set()
