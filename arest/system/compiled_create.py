@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any
 
 from arest.algebra import State
 from arest.algebra.relations import Relation
-from arest.compiler.cells import counter_cell, population_cell
+from arest.compiler.cells import PROGRAM_CELL, counter_cell, population_cell
 from arest.compiler.change import Change, Delta
 from arest.compiler.links import PARENT, Link
 from arest.compiler.population import role_nouns
@@ -258,7 +258,7 @@ def compiled_create(state: State, command: Command, context: Context
         answered = flat.create(state, request)
         if answered is not None:
             if answered[1] is not state:
-                plan.read.carry(state, answered[1], flat.written)
+                plans.carry(state, answered[1], flat.written)
             return answered
     writer = _Writer(state, plans)
     try:
@@ -266,13 +266,17 @@ def compiled_create(state: State, command: Command, context: Context
     except _Interpreted:
         return None
     reached = state.update(writer.cells)
-    plan.carry(state, reached, writer.cells)
     delta = writer.delta
     if quiet:
+        plans.carry(state, reached, writer.cells)
         derived: list[dict[str, Any]] = []
     elif plan.compiled_tail and plan.triggering.isdisjoint(writer.cells):
         reached, derived = settled(state, reached, delta, partial(role_nouns, reached))
+        if PROGRAM_CELL not in writer.cells:
+            # Derivation wrote only its program's cells: the plan's, which it holds over.
+            plans.carry(state, reached, plan.derivation_writes.union(writer.cells))
     else:
+        plan.carry(state, reached, writer.cells)
         return _interpreted_tail(state, reached, plan, entity, delta, command, context)
     found = _validated(plan, reached, delta)
     if alethic(found):
