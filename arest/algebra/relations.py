@@ -211,11 +211,74 @@ class Relation:
                     return self
                 return self._changed({fact: payload})
             base_size = len(base.facts)
-        # A new fact: one path per role in the overlay, unless the layers are due a fold.
+        # A new fact: one path per role in the overlay, unless the layers are due a fold
+        # (``_put_new``, inline: the hot path of every write).
         removed, size, floor = self._removed, self._size, self.compaction_floor
         layered = size - base_size + 2 * len(removed)  # _layered_entries, inline
         if layered >= floor and layered >= base_size // 2:
             return self._changed({fact: payload})
+        written = first.set(head, group.set(fact, payload))
+        if arity == 1:
+            indexes = (written,)
+        elif arity == 2:
+            second, value = indexes[1], fact[1]
+            indexes = (written, second.set(value, second.get(value, EMPTY).set(fact, True)))
+        else:
+            indexes = (written, *[index.set(value, index.get(value, EMPTY).set(fact, True))
+                                  for index, value in zip(indexes[1:], fact[1:], strict=True)])
+        # The trail grows by one edit (``_edited``, inline: the same cut).
+        trail = self._trail
+        length = (trail[2] if trail is not None else 0) + 1
+        if length > 2 * floor and length > 2 * (layered + 1):
+            trail = ((fact,), _CUT, 1)
+        else:
+            trail = ((fact,), trail, length)
+        new = object.__new__(type(self))
+        new.arity, new._base, new._indexes = arity, base, indexes
+        new._removed, new._size, new._trail = removed, size + 1, trail
+        return new
+
+    def add_new_in(self, role: int, fact: Fact) -> Relation | None:
+        """This relation with fact added (ASSERTED) where no fact holds fact's value of role
+        ``role`` there; None where one does.  The probe of that role's index that finds the
+        value new finds the fact new too, so the fact itself is not looked up; and the
+        value's count is then 1.
+
+            r.add_new_in(i, f) = r.add(f)   where r.count(i, f[i]) = 0;  None elsewhere
+
+        >>> r = Relation.of(2, [("ann", "Ann")])
+        >>> r.add_new_in(0, ("bo", "Ann")) == r.add(("bo", "Ann")), r.add_new_in(1, ("bo", "Ann"))
+        (True, None)
+        """
+        if len(fact) != self.arity:
+            raise ValueError(f"a fact of {len(fact)} roles in a relation of {self.arity}")
+        value = fact[role]
+        if self._indexes[role].get(value):
+            return None
+        base = self._base
+        base_size = 0
+        if base is not None:
+            listed = base.index(role).get(value)
+            if listed:
+                removed = self._removed
+                if not removed or not all(map(removed.__contains__, listed)):
+                    return None
+                return self.add(fact)  # its base facts all hidden: the fact may be one
+            base_size = len(base.facts)
+        group = EMPTY if role == 0 else self._indexes[0].get(fact[0], EMPTY)
+        return self._put_new(fact, ASSERTED, group, base_size)
+
+    def _put_new(self, fact: Fact, payload: object, group: PersistentMap[Fact, object],
+                 base_size: int) -> Relation:
+        """This relation with fact, in no layer, put in with payload: one path per role in
+        the overlay (group: the overlay's facts of its first value), unless the layers are
+        due a fold."""
+        removed, size, floor = self._removed, self._size, self.compaction_floor
+        layered = size - base_size + 2 * len(removed)  # _layered_entries, inline
+        if layered >= floor and layered >= base_size // 2:
+            return self._changed({fact: payload})
+        arity, base, indexes = self.arity, self._base, self._indexes
+        first, head = indexes[0], fact[0]
         written = first.set(head, group.set(fact, payload))
         if arity == 1:
             indexes = (written,)

@@ -464,5 +464,13 @@ class Program:
         """Every fact type some rule derives."""
         return {rule.fact_type for rule in self.rules()}
 
+    @cached_property
+    def written(self) -> frozenset[str]:
+        """Every cell a derivation from a delta may write: the fact types the rules derive
+        and the asserted cells of the transitive rings (:func:`arest.system.dred.derive`);
+        the state it reaches differs from the one it started from in these cells alone."""
+        return frozenset({rule.fact_type for rule in self.rules()}
+                         | {asserted_cell(fact_type) for fact_type in self.asserted})
+
 
 EMPTY_PROGRAM = Program((), ())

@@ -16,7 +16,7 @@ from typing import Any
 from arest.algebra import State
 from arest.system import evolution
 from arest.system.commands import VERBS, Command, Effect, Output, parse_key
-from arest.system.context import Context, read_context
+from arest.system.context import DEFAULT, Context, read_context
 from arest.system.errors import Refusal
 
 
@@ -55,7 +55,7 @@ def apply(
     nothing changed)."""
     try:
         command = parse_key(key, request)
-        command_context = read_context(context)
+        command_context = DEFAULT if context is None else read_context(context)
     except Refusal as refusal:
         return refusal.envelope, state
     return run(state, command, command_context)

@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING, Any
 from arest import system
 from arest.algebra import State
 from arest.algebra.relations import Relation
-from arest.compiler.cells import counter_cell, population_cell
+from arest.compiler.cells import PROGRAM_CELL, counter_cell, population_cell
 from arest.compiler.change import Change, Delta
 from arest.compiler.links import PARENT, Link
 from arest.compiler.population import role_nouns
@@ -257,7 +257,7 @@ def compiled_create(state: State, command: Command, context: Context
         return None
     flat = plan.flat
     if flat is not None:
-        answered = _flat_answer(state, plan, flat, request)
+        answered = _flat_answer(state, plans, flat, request)
         if answered is not None:
             return answered[0], answered[1]
     writer = _Writer(state, plans)
@@ -266,14 +266,18 @@ def compiled_create(state: State, command: Command, context: Context
     except _Interpreted:
         return None
     reached = state.update(writer.cells)
-    plan.carry(state, reached, writer.cells)
     delta = writer.delta
     if quiet:
+        plans.carry(state, reached, writer.cells)
         derived: list[dict[str, Any]] = []
     elif plan.compiled_tail and plan.triggering.isdisjoint(writer.cells):
         reached, derived = system.entity_verbs.settled(state, reached, delta,
                                                        partial(role_nouns, reached))
+        if PROGRAM_CELL not in writer.cells:
+            # Derivation wrote only its program's cells: the plan's, which it holds over.
+            plans.carry(state, reached, plan.derivation_writes.union(writer.cells))
     else:
+        plan.carry(state, reached, writer.cells)
         return _interpreted_tail(state, reached, plan, entity, delta, command, context)
     found = _validated(plan, reached, delta)
     if alethic(found):
@@ -302,18 +306,20 @@ def flat_answer(state: State, command: Command) -> tuple[Output, State, Asserted
     request = command.input
     if command.verb != "create" or type(request) is not dict:
         return None
-    plan = plans_for(state).plan(state, command.target, frozenset(request))
+    plans = plans_for(state)
+    plan = plans.plan(state, command.target, frozenset(request))
     if plan is None or plan.flat is None:
         return None
-    return _flat_answer(state, plan, plan.flat, request)
+    return _flat_answer(state, plans, plan.flat, request)
 
 
-def _flat_answer(state: State, plan: Plan, flat: FlatCreate, request: dict[str, Any]
+def _flat_answer(state: State, plans: Plans, flat: FlatCreate, request: dict[str, Any]
                  ) -> tuple[Output, State, Asserted] | None:
-    """The flat create's answer, the plan carried over to the state it reached."""
+    """The flat create's answer, the plans found lately carried over to the state it
+    reached (:meth:`Plans.carry`)."""
     answered = flat.answer(state, request)
     if answered is not None and answered[1] is not state:
-        plan.read.carry(state, answered[1], flat.written)
+        plans.carry(state, answered[1], flat.written)
     return answered
 
 

@@ -55,7 +55,7 @@ from arest.system.derive import program_of
 from arest.system.entities import fields, fields_by_name
 from arest.system.evolution import governed_cells
 from arest.system.flat_create import FlatCreate, flat_create
-from arest.system.held_cells import HeldCells
+from arest.system.held_cells import HeldCells, carry_all
 from arest.system.links import followed, plural
 from arest.system.machines import machine_of
 
@@ -114,6 +114,9 @@ class Plan:
     triggering: frozenset[str]
     """The fact types that trigger a transition of some machine: a create writing one is
     the interpreter's from its start on."""
+    derivation_writes: frozenset[str]
+    """The cells a derivation from a delta may write (:attr:`Program.written`): a create
+    that derives reaches a state differing from the one written in these cells alone."""
     flat: FlatCreate | None = field(compare=False)
     """Its straight-line create for flat input (:mod:`arest.system.flat_create`), whose
     checks' cells are among those the plan read."""
@@ -192,7 +195,7 @@ def _plan(state: State, noun: str, keys: frozenset[str]) -> Plan | None:
         names = (*names, *flat.checks.read.names)
     return Plan(noun, id_keys, writes, quiet, HeldCells(state, names), shown, url, navigation,
                 start, _tail_compiles(state, noun, derived, triggering, start),
-                frozenset(triggering), flat)
+                frozenset(triggering), program.written, flat)
 
 
 def _tail_compiles(state: State, noun: str, derived: set[str], triggering: set[str],
@@ -235,6 +238,11 @@ class Plans:
 
     def __init__(self) -> None:
         self.by_shape: dict[tuple[str, frozenset[str]], Plan | None] = {}
+        self.recent: tuple[Plan, ...] = ()
+        """The plans found last, in the order they were first found (at most
+        :data:`MOST_RECENT`): those a create carries to the state it reached
+        (:meth:`carry`)."""
+        self._recent_ids: frozenset[int] = frozenset()
 
     def plan(self, state: State, noun: str, keys: frozenset[str]) -> Plan | None:
         """The plan for noun and keys over state, built again when a cell it read changed."""
@@ -242,13 +250,41 @@ class Plans:
         found = self.by_shape.get(shape)
         if found is not None:
             if found.read.holds(state):
+                if id(found) not in self._recent_ids:
+                    self._used(found)
                 return found
         elif shape in self.by_shape:
             return None
         found = _plan(state, noun, keys)
         remember(self.by_shape, shape, found, MOST_SHAPES)
+        if found is not None:
+            self._used(found)
         return found
 
+    def _used(self, plan: Plan) -> None:
+        # Each attribute written whole: a thread meanwhile reads one tuple or the other,
+        # and carrying any plan, or none, is sound on its own.  (The recent plans hold
+        # them alive, so their ids are theirs.)
+        recent = (*self.recent, plan)[-MOST_RECENT:]
+        self.recent = recent
+        self._recent_ids = frozenset(map(id, recent))
+
+    def carry(self, before: State, after: State, written: Collection[str]) -> None:
+        """after is before with the cells written changed (a superset of those that differ
+        will do): each plan found lately, and its checks, is known to hold over after where
+        it was over before and read none of them (:meth:`Plan.carry`).  So commands of
+        several shapes taking turns (Customers and Orders) find their plans without
+        reading their cells, as commands of one shape do."""
+        held = [plan.read for plan in self.recent]
+        for plan in self.recent:
+            if plan.checks:
+                held += [checks.read for checks in plan.checks.values()]
+        carry_all(held, before, after, written)
+
+
+MOST_RECENT: Final = 4
+"""The most plans a create carries to the state it reached: the shapes of the commands
+taking turns lately; each carry is a few operations."""
 
 MOST_SHAPES: Final = 1024
 """The most shapes of input kept per set of roles: inputs with ever new keys (unknown

@@ -74,10 +74,12 @@ Asserted: TypeAlias = "list[tuple[str, Fact]]"
 """What a flat create asserted: each cell it wrote, in the order written, with the one fact
 it added there (a plain assertion, given no payload)."""
 
-_Step: TypeAlias = "tuple[str, str, bool, str]"
+_Step: TypeAlias = "tuple[str, str, bool, str, bool]"
 """One key's write of a fact of two roles: the key, its fact type, whether the entity plays
-the first role, and the population cell of the other role's noun where it is an entity type
-(its value must be in it), else empty."""
+the first role, the population cell of the other role's noun where it is an entity type
+(its value must be in it), else empty, and whether a check counts the entity's role there
+(then the fact is added where that role's index shows the entity new,
+:meth:`Relation.add_new_in`, and the count is 1)."""
 
 _Probe: TypeAlias = "tuple[str, int, str, int, float]"
 """The count bounds woken on one value the command wrote, read together: the fact type, the
@@ -118,7 +120,10 @@ class FlatCreate:
         self.written = frozenset((self.population, *(step[1] for step in steps),
                                   *(fact_type for _, fact_type in flags)))
         self.checks = checks
-        self.probes = self._probes(checks)
+        probes = self._probes(checks)
+        if probes is not None:
+            probes, self.steps = self._decided(probes)
+        self.probes = probes
 
     def create(self, state: State, request: dict[str, Any]) -> tuple[Output, State] | None:
         """The compiled create's answer for request (whose keys are the plan's) over a state
@@ -138,7 +143,7 @@ class FlatCreate:
             return None
         reached = state.update(cells)
         probes = self.probes
-        if probes is not None and _hold(reached, probes, request, entity):
+        if probes is not None and (not probes or _hold(reached, probes, request, entity)):
             found: list[dict[str, Any]] = []
         else:
             found = shaped_violations(reached, self.checks, self._delta(request, entity))
@@ -173,7 +178,7 @@ class FlatCreate:
             return None  # the id is in use
         cells: dict[str, Any] = {population: grown}
         asserted.append((population, member))
-        for key, fact_type, first, other in self.steps:
+        for key, fact_type, first, other, counted in self.steps:
             value = request[key]
             if not (type(value) is str and value and len(value) <= MAX_ATOM
                     and value.isascii()):
@@ -183,7 +188,8 @@ class FlatCreate:
                 if not isinstance(named, Relation) or (value,) not in named:
                     return None  # a new entity: its checks are the general steps'
             fact = (entity, value) if first else (value, entity)
-            grown = _grown(state.get(fact_type), fact)
+            grown = _grown_new_in(state.get(fact_type), 1 - first, fact) if counted \
+                else _grown(state.get(fact_type), fact)
             if grown is None:
                 return None
             cells[fact_type] = grown
@@ -201,7 +207,7 @@ class FlatCreate:
         writer builds it."""
         added: dict[str, set[Fact]] = {fact_type: {(entity, request[key]) if first
                                                    else (request[key], entity)}
-                                       for key, fact_type, first, _ in self.steps}
+                                       for key, fact_type, first, _, _ in self.steps}
         added.update((fact_type, {(entity,)}) for _, fact_type in self.flags)
         return Delta(added=added, entities={self.noun: {entity}})
 
@@ -211,7 +217,7 @@ class FlatCreate:
         not plain (its checks run as ``shaped_violations`` runs them)."""
         if not checks.plain:
             return None
-        by_fact_type = {fact_type: (key, first) for key, fact_type, first, _ in self.steps}
+        by_fact_type = {fact_type: (key, first) for key, fact_type, first, _, _ in self.steps}
         flagged = {fact_type for _, fact_type in self.flags}
         bounds: dict[tuple[str, int, str], tuple[int, float]] = {}
         for _, parts in checks.constraints:
@@ -231,6 +237,21 @@ class FlatCreate:
                     least, most = bounds.get(probed, (0, math.inf))
                     bounds[probed] = (1, most) if bound.mandatory else (least, 1)
         return tuple((*probed, least, most) for probed, (least, most) in bounds.items())
+
+    def _decided(self, probes: tuple[_Probe, ...]) -> tuple[tuple[_Probe, ...], tuple[_Step, ...]]:
+        """The probes left to count per command, and the steps: a probe of the new entity's
+        own role in a fact type the create writes counts exactly the one fact it adds (a
+        step adds it where that role's index shows the entity new, a flag where its fact is
+        not there: else the general steps answer), so it holds when 1 is within its bounds
+        and is not counted; its step adds by that index."""
+        own_role = {fact_type: 0 if first else 1 for _, fact_type, first, _, _ in self.steps}
+        own_role.update((fact_type, 0) for _, fact_type in self.flags)
+        decided = {(fact_type, role) for fact_type, role, key, least, most in probes
+                   if not key and own_role.get(fact_type) == role and least <= 1 <= most}
+        steps = tuple((key, fact_type, first, other, (fact_type, 0 if first else 1) in decided)
+                      for key, fact_type, first, other, _ in self.steps)
+        return tuple(probe for probe in probes
+                     if probe[2] or (probe[0], probe[1]) not in decided), steps
 
     def _represented(self, request: dict[str, Any], entity: str) -> dict[str, Any]:
         """The new entity's representation (:func:`arest.system.entities.represent`): the
@@ -257,6 +278,16 @@ def _grown(relation: Any, fact: Fact) -> Relation | None:
         return None
     grown = relation.add(fact)
     return None if grown is relation else grown
+
+
+def _grown_new_in(relation: Any, role: int, fact: Fact) -> Relation | None:
+    """:func:`_grown` where no fact holds fact's value of role ``role`` (then its count
+    there is 1); None where one does, or the cell holds no relation."""
+    if relation is None:
+        return Relation(len(fact)).add(fact)
+    if not isinstance(relation, Relation):
+        return None
+    return relation.add_new_in(role, fact)
 
 
 def _hold(state: State, probes: tuple[_Probe, ...], request: dict[str, Any], entity: str
@@ -288,7 +319,7 @@ def flat_create(state: State, noun: str, id_keys: tuple[str, ...], writes: dict[
             flags.append((key, write.fact_type))
         else:
             other = population_cell(write.other_noun) if write.other_is_entity else ""
-            steps.append((key, write.fact_type, write.role == 0, other))
+            steps.append((key, write.fact_type, write.role == 0, other, False))
     added = (*(step[1] for step in steps), *(fact_type for _, fact_type in flags))
     written = {population_cell(noun), *added}
     shown_written = tuple((name, shape) for name, shape, derived in shown if derived is None)

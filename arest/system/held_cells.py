@@ -26,13 +26,13 @@ one before reached, read none of the cells either.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from operator import is_
 from typing import Final
 
 from arest.algebra import EMPTY_STATE, State
 
-__all__ = ["HeldCells"]
+__all__ = ["HeldCells", "carry_all"]
 
 _PLAIN: Final = type(EMPTY_STATE)
 """The type of a plain D: a view of one (which records what it reads) is never known."""
@@ -105,3 +105,19 @@ class HeldCells:
 
     def __repr__(self) -> str:
         return f"HeldCells({self.names!r})"
+
+
+def carry_all(held: Iterable[HeldCells], before: State, after: State,
+              written: Collection[str]) -> None:
+    """:meth:`HeldCells.carry` of each of held, between two plain Ds in one pass: the
+    weak reference to after made once for all."""
+    if type(before) is not _PLAIN or type(after) is not _PLAIN:
+        for cells in held:
+            cells.carry(before, after, written)
+        return
+    known_after: Callable[[], State | None] | None = None
+    for cells in held:
+        if cells._known() is before and cells._read.isdisjoint(written):
+            if known_after is None:
+                known_after = weakref.ref(after)
+            cells._known = known_after

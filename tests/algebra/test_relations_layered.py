@@ -119,6 +119,16 @@ class Versions(RuleBasedStateMachine):
         assert (added is relation) == unchanged
         self.keep(added, {**model, fact: payload})
 
+    @rule(data=st.data(), fact=facts, role=st.sampled_from([0, 1]))
+    def add_new_in(self, data: st.DataObject, fact: Fact, role: int) -> None:
+        relation, model = self.pick(data)
+        grown = relation.add_new_in(role, fact)
+        if any(held[role] == fact[role] for held in model):
+            assert grown is None
+        else:
+            assert grown is not None and grown.count(role, fact[role]) == 1
+            self.keep(grown, {**model, fact: ASSERTED})
+
     @rule(data=st.data(), fact=facts)
     def remove(self, data: st.DataObject, fact: Fact) -> None:
         relation, model = self.pick(data)
@@ -341,3 +351,36 @@ def test_adds_and_removes_of_every_arity_agree_with_a_model(
                 assert relation.count(role, value) == len(held)
         changed = {f for f in {*model, *earlier} if model.get(f) != earlier.get(f)}
         assert {f for f, _, _ in relation.changes_since(before)} == changed
+
+
+@settings(max_examples=80)
+@given(st.integers(1, 3), kinds, st.data())
+def test_a_fact_added_where_its_value_is_new_in_a_role_is_the_fact_added(
+        arity: int, kind: type[Relation], data: st.DataObject) -> None:
+    """``add_new_in(i, f)`` is ``add(f)`` where no fact holds f's value of role i, and its
+    count is then 1; None elsewhere, over relations of every layering (a base, facts over
+    it, some of its facts hidden, folds) and arity."""
+    facts_of = st.tuples(*[st.sampled_from(ATOMS)] * arity)
+    start = data.draw(st.dictionaries(facts_of, payloads, max_size=6))
+    relation, model = kind.frozen(arity, dict(start)), dict(start)
+    for fact, removing in data.draw(st.lists(st.tuples(facts_of, st.booleans()), max_size=8)):
+        relation = relation.remove(fact) if removing else relation.add(fact)
+        if removing:
+            model.pop(fact, None)
+        else:
+            model[fact] = ASSERTED
+    if data.draw(st.booleans()):
+        for role in range(arity):
+            relation.by_value(role)  # the base's indexes built before, or on the probe
+    for fact in data.draw(st.lists(facts_of, min_size=1, max_size=4)):
+        role = data.draw(st.integers(0, arity - 1))
+        grown = relation.add_new_in(role, fact)
+        if any(held[role] == fact[role] for held in model):
+            assert grown is None
+            continue
+        assert grown is not None and grown == relation.add(fact)
+        assert dict(grown.items()) == {**model, fact: ASSERTED}
+        assert grown.count(role, fact[role]) == 1 and list(grown.matching(role, fact[role])) == [
+            fact]
+        assert {f for f, _, _ in grown.changes_since(relation)} == {fact}
+        relation, model = grown, {**model, fact: ASSERTED}
