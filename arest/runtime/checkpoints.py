@@ -68,14 +68,21 @@ class Checkpoints:
         self._storage, self._key = storage, key
         self._keeping = threading.Lock()
         self._checkpointed, self.sequence = checkpointed, sequence
-        self._facts = fact_count(state)
+        self._due_at = self._next_due(sequence, fact_count(state))
+
+    def _next_due(self, sequence: int, facts: int) -> float:
+        """The first entry :meth:`due` finds due after a checkpoint as of ``sequence`` of a
+        D with that many facts: ``CHECKPOINT_EVERY`` entries on, or one per
+        ``CHECKPOINT_SHARE`` facts if more; never (∞) on a storage that does not outlive
+        the process: there is nothing to restart from."""
+        if not self._storage.durable:
+            return float("inf")
+        return sequence + max(CHECKPOINT_EVERY, facts // CHECKPOINT_SHARE)
 
     def due(self, sequence: int) -> bool:
-        """Whether entry ``sequence`` is far enough past the last checkpoint for another:
-        ``CHECKPOINT_EVERY`` entries, or one per ``CHECKPOINT_SHARE`` facts if more.  Never
-        on a storage that does not outlive the process: there is nothing to restart from."""
-        return self._storage.durable and sequence - self.sequence >= max(
-            CHECKPOINT_EVERY, self._facts // CHECKPOINT_SHARE)
+        """Whether entry ``sequence`` is far enough past the last checkpoint for another
+        (a comparison: every command asks)."""
+        return sequence >= self._due_at
 
     def worth_keeping(self, sequence: int) -> bool:
         """Whether a restart at entry ``sequence`` would replay ``CHECKPOINT_EVERY`` entries
@@ -102,6 +109,6 @@ class Checkpoints:
                                          changed_cells_encoded(EMPTY_STATE, state),
                                          text(digest), None)
             self._checkpointed, self.sequence = state, sequence
-            self._facts = fact_count(state)
+            self._due_at = self._next_due(sequence, fact_count(state))
         finally:
             self._keeping.release()

@@ -244,8 +244,11 @@ def recorded_assertions(digest: int, before: State, after: State,
                                                    [cell for cell, _ in asserted]))
         encoded = f"[{encode_basestring(cell)},[{','.join(map(encode_basestring, fact))}]]"
         texts.append(encoded)
-        gained += number(blake2b(encoded.encode("utf-8", "surrogatepass"),
-                                 digest_size=32).digest(), "big")
+        try:  # the same bytes as "surrogatepass" gives, where there is no lone surrogate
+            data = encoded.encode()
+        except UnicodeEncodeError:  # a lone surrogate, which a JSON input may hold
+            data = encoded.encode("utf-8", "surrogatepass")
+        gained += number(blake2b(data, digest_size=32).digest(), "big")
     if not texts:
         return recorded(digest, asserted_delta(before, after, ()))
     return (digest + gained) % MODULUS, '{"+":[' + ",".join(texts) + '],"exact":true}'

@@ -60,6 +60,41 @@ class GroupCommit:
         with self._guard:
             self._queued.append(entry)
 
+    def claim(self, entry: Pending) -> bool:
+        """:meth:`enqueue`, but when no batch is being written or queued, make the entry a
+        batch of its own that the caller writes (True): then :meth:`write_claimed` is what
+        ``enqueue`` and ``wait`` would have done, with no queue between.
+
+            claim(e); write_claimed(e)  ≡  enqueue(e); wait(e.sequence)   (when idle)
+
+        A command queued meanwhile finds a batch being written and sleeps until it is
+        durable, as behind any batch; so every entry before the claimed one is durable
+        already, and the journal's order is the sequence order still.  Called, as
+        ``enqueue`` is, under the tenant's commit lock."""
+        with self._guard:
+            if self._writing or self._queued or self._broken is not None:
+                self._queued.append(entry)
+                return False
+            self._writing = True
+            return True
+
+    def write_claimed(self, entry: Pending) -> None:
+        """Write the entry :meth:`claim` gave the caller, then wake the next writer and
+        those its batch made durable, as :meth:`wait` does after a batch; raises
+        :class:`StorageError`, the queue broken, when it cannot be written."""
+        try:
+            self._storage.append((entry,))
+        except BaseException as error:
+            with self._guard:
+                self._broken = error
+                self._writing = False
+                self._wake()
+            raise StorageError(f"the journal could not be written ({error})") from error
+        with self._guard:
+            self.durable = entry.sequence
+            self._writing = False
+            self._wake()
+
     def check(self) -> None:
         """Raise :class:`StorageError` when a batch could not be written."""
         if self._broken is not None:

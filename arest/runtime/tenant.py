@@ -38,7 +38,7 @@ from contextlib import AbstractContextManager, nullcontext
 from json.encoder import encode_basestring, encode_basestring_ascii
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from arest.algebra import State
 from arest.api import read_files
@@ -76,6 +76,8 @@ __all__ = ["ReplayError", "Tenant", "TenantLocked", "readings_key", "utc_now"]
 OPTIMISTIC_ATTEMPTS = 3
 """Runs of a command that may find a cell of its footprint changed before it commits; the
 next run holds the commit lock throughout."""
+
+_tuple_new: Final = tuple.__new__
 
 MAX_SNAPSHOTS = Limits().snapshots
 """The most snapshots a tenant holds unless opened with another ``max_snapshots``."""
@@ -342,19 +344,26 @@ class Tenant:
             return out
         now = self._clock()
         with self._committing:
-            committed = self._commit_asserted(snapshot, after, asserted, command.key, encoded,
-                                              _context_json(now, source))
-        if committed is None:  # another command committed since: record the footprint
+            claimed = self._commit_asserted(snapshot, after, asserted, command.key, encoded,
+                                            _context_json(now, source))
+        if claimed is not None:
+            committed, entry = claimed
+            if entry is None:  # queued behind a batch being written
+                journal.wait(committed[1])
+            else:
+                journal.write_claimed(entry)
+        else:  # another command committed since: record the footprint
             context = Context(now, source)
             out, after, footprint = run_recording(snapshot, command, context)
             if after is snapshot:
                 return None
             with self._committing:
-                committed = self._commit(snapshot, after, footprint, command.key, encoded,
-                                         context)
-            if committed is None:
+                recorded = self._commit(snapshot, after, footprint, command.key, encoded,
+                                        context)
+            if recorded is None:
                 return None
-        journal.wait(committed[1])
+            committed = recorded
+            journal.wait(committed[1])
         if self._checkpoints.due(committed[1]):
             self._checkpoints.keep(committed, wait=False)
         return out
@@ -421,17 +430,22 @@ class Tenant:
         return self._current
 
     def _commit_asserted(self, snapshot: State, after: State, asserted: Asserted, key: str,
-                         request: str, context: str) -> tuple[State, int, int] | None:
+                         request: str, context: str
+                         ) -> tuple[tuple[State, int, int], Pending | None] | None:
         """:meth:`_commit` of a command run on D itself, its entry written from the facts it
-        asserted; None when D is no longer snapshot.  Holds the commit lock."""
+        asserted: the D installed, and the entry when the journal was idle and it is the
+        caller's to write at once (:meth:`GroupCommit.claim`; None: queued); None when D
+        is no longer snapshot.  Holds the commit lock."""
         current, sequence, digest = self._current
         if current is not snapshot:
             return None
         digest, facts = recorded_assertions(digest, current, after, asserted)
         sequence += 1
-        self._journal.enqueue(Pending(sequence, key, request, context, text(digest), facts))
-        self._current = (after, sequence, digest)
-        return self._current
+        # Made as the tuple it is: a named tuple's own constructor is a Python call more.
+        entry = _tuple_new(Pending, (sequence, key, request, context, text(digest), facts))
+        claimed = self._journal.claim(entry)
+        self._current = committed = (after, sequence, digest)
+        return committed, entry if claimed else None
 
     def _install(self, current: tuple[State, int, int]) -> None:
         """Make a D whose journal entries are durable this tenant's (under the commit lock)."""
