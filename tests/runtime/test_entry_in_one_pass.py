@@ -313,3 +313,34 @@ def test_a_command_run_on_d_itself_merges_or_runs_again_when_another_commits_fir
         assert {"ann@x", other[1]["id"]} <= listed
     with arest.Tenant.open(ORDERS, db=db) as reopened:
         assert reopened.digest == final
+
+
+ANY_VALUE = st.text(st.characters(exclude_categories=()), max_size=6)  # lone surrogates too
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(ANY_VALUE, ANY_VALUE), min_size=1, max_size=3),
+       st.integers(0, 2**256 - 1))
+def test_asserted_facts_of_any_text_write_the_general_entry(
+        facts: list[tuple[str, str]], digest: int) -> None:
+    """Values of any text, lone surrogates too (their bytes by ``surrogatepass``, the
+    others' by plain UTF-8, the same bytes): the general entry, one fact a cell."""
+    before = after = EMPTY_STATE
+    for number in range(len(facts)):
+        before = after = store(before, f"R{number}", Relation.of(2, [("held", "fact")]))
+    asserted = []
+    for number, fact in enumerate(facts):
+        if fact != ("held", "fact"):
+            after = store(after, f"R{number}", after[f"R{number}"].add(fact))
+            asserted.append((f"R{number}", fact))
+    assert recorded_assertions(digest, before, after, asserted) == recorded(
+        digest, asserted_delta(before, after, [cell for cell, _ in asserted]))
+
+
+def test_a_lone_surrogates_fact_is_hashed_as_its_surrogatepass_bytes() -> None:
+    """Fixed: the digest of one fact holding a lone surrogate, and its text."""
+    before = store(EMPTY_STATE, "R", Relation(1))
+    after = store(before, "R", before["R"].add(("\ud800",)))
+    digest, facts = recorded_assertions(0, before, after, [("R", ("\ud800",))])
+    assert digest == fact_hash("R", ("\ud800",))
+    assert facts == '{"+":[["R",["\ud800"]]],"exact":true}'

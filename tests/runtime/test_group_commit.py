@@ -5,8 +5,11 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import arest
 from arest.runtime import MemoryStorage, SqliteStorage, StorageError
@@ -158,3 +161,90 @@ def test_a_tenant_whose_journal_fails_refuses_to_go_on(
     with arest.Tenant.open(ORDERS, db=db) as again:  # what was acknowledged, nothing more
         names = [c["Name"] for c in arest.apply(again.state, "list:Customer")[0]["items"]]
         assert names == ["Ann"]
+
+
+# A lone writer's claim: ``claim(e); write_claimed(e)`` is ``enqueue(e); wait(e.sequence)``.
+
+STEPS = st.lists(st.sampled_from(["claim", "enqueue", "wait"]), max_size=12)
+
+
+@settings(max_examples=50, deadline=None)
+@given(STEPS)
+def test_a_claimed_write_is_an_enqueue_and_its_wait(steps: list[str]) -> None:
+    """Over any single thread's steps (an entry claimed and written at once, or queued and
+    waited for later): the same batches in the same order, the same durable sequence, as
+    when every entry is queued and each ``claim`` waits for its own."""
+    claimed, queued = Slow(), Slow()
+    claimed.gate.set()
+    queued.gate.set()
+    by_claim, by_queue = GroupCommit(claimed, durable=0), GroupCommit(queued, durable=0)
+    sequence = 0
+    for step in steps:
+        if step == "wait":
+            by_claim.wait(sequence)
+            by_queue.wait(sequence)
+            continue
+        sequence += 1
+        entry = pending(sequence)
+        if step == "enqueue":
+            by_claim.enqueue(entry)
+            by_queue.enqueue(entry)
+            continue
+        if by_claim.claim(entry):
+            by_claim.write_claimed(entry)
+        else:  # a batch queued before it: behind that batch, as a queued entry
+            by_claim.wait(sequence)
+        by_queue.enqueue(entry)
+        by_queue.wait(sequence)
+    assert claimed.batches == queued.batches
+    assert by_claim.durable == by_queue.durable
+    assert list(claimed.entries()) == list(queued.entries())
+
+
+def test_entries_queued_during_a_claimed_write_share_the_next_transaction() -> None:
+    """Fixed: a claimed write in progress; entries committed meanwhile are queued, their
+    waiters sleep, and the first woken writes them all in one batch."""
+    storage = Slow()
+    queue = GroupCommit(storage, durable=0)
+    assert queue.claim(pending(1)) and not queue.idle
+    first = threading.Thread(target=queue.write_claimed, args=(pending(1),))
+    first.start()
+    for sequence in (2, 3, 4):
+        assert not queue.claim(pending(sequence))  # a batch is being written: queued
+    waiters = [threading.Thread(target=queue.wait, args=(n,)) for n in (2, 3, 4)]
+    for waiter in waiters:
+        waiter.start()
+    while len(queue._sleepers) < 3:
+        threading.Event().wait(0.001)
+    storage.gate.set()
+    for thread in [first, *waiters]:
+        thread.join(timeout=10)
+    assert storage.batches == [[1], [2, 3, 4]] and queue.durable == 4 and queue.idle
+
+
+def test_a_claimed_write_that_fails_breaks_the_queue_for_every_waiter() -> None:
+    storage = FailingWhenReleased()
+    queue = GroupCommit(storage, durable=0)
+    assert queue.claim(pending(1))
+    errors: list[BaseException] = []
+
+    def run(function: Any, *arguments: Any) -> None:
+        try:
+            function(*arguments)
+        except StorageError as error:
+            errors.append(error)
+
+    first = threading.Thread(target=run, args=(queue.write_claimed, pending(1)))
+    first.start()
+    assert not queue.claim(pending(2))
+    waiter = threading.Thread(target=run, args=(queue.wait, 2))
+    waiter.start()
+    while not queue._sleepers:
+        threading.Event().wait(0.001)
+    storage.gate.set()
+    for thread in (first, waiter):
+        thread.join(timeout=10)
+    assert len(errors) == 2 and all("disk full" in str(error) for error in errors)
+    assert not queue.claim(pending(3))  # broken: nothing more is claimed
+    with pytest.raises(StorageError, match="open it again"):
+        queue.check()
