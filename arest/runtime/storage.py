@@ -239,13 +239,15 @@ class SqliteStorage:
             self._lock_file.release()
             raise
         self._lock_file.record(last, identity)
+        self._appending = self._db.cursor()
+        """The cursor every append runs on: ``Connection.execute`` makes a cursor per call."""
         self._closed = False
 
     def append(self, batch: Sequence[Pending]) -> None:
         if not batch:
             return
         with self._lock:
-            db = self._db
+            db = self._appending
             if len(batch) <= ROWS_PER_INSERT:
                 # One statement is its own transaction (SQLite commits a statement outside
                 # BEGIN as it ends, with the same fsync): no BEGIN and COMMIT around it, and
@@ -260,8 +262,8 @@ class SqliteStorage:
                         db.execute(_INSERTS[len(rows)], _flat(rows))
                     db.execute("COMMIT")
                 except BaseException:
-                    if db.in_transaction:
-                        db.rollback()
+                    if self._db.in_transaction:
+                        self._db.rollback()
                     raise
             self._lock_file.acknowledge(batch[-1].sequence)
 
