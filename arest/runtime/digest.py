@@ -42,6 +42,11 @@ from arest.system.derive import is_derived
 VERSION: Final = "v1"
 MODULUS: Final = 2**256
 
+_H: Final = blake2b(digest_size=32)
+"""h's hash with nothing hashed yet: a copy of it hashes a fact as ``blake2b(…,
+digest_size=32)`` does (the same state), without reading the parameters again.  Only
+copied, never updated, so any thread may copy it."""
+
 
 def fact_text(cell: str, fact: Fact) -> str:
     """The fact as the compact JSON ``[cell,[values…]]``: what h hashes and the journal keeps.
@@ -210,8 +215,9 @@ def recorded_between(digest: int, before: State, after: State, cells: Collection
                 return recorded(digest, asserted_delta(before, after, cells))
             encoded = head + ",".join(map(encode_basestring, fact)) + "]]"
             texts.append(encoded)
-            gained += number(blake2b(encoded.encode("utf-8", "surrogatepass"),
-                                     digest_size=32).digest(), "big")
+            hashed = _H.copy()
+            hashed.update(encoded.encode("utf-8", "surrogatepass"))
+            gained += number(hashed.digest(), "big")
     if not texts:
         return recorded(digest, asserted_delta(before, after, cells))
     return (digest + gained) % MODULUS, '{"+":[' + ",".join(texts) + '],"exact":true}'
@@ -248,7 +254,9 @@ def recorded_assertions(digest: int, before: State, after: State,
             data = encoded.encode()
         except UnicodeEncodeError:  # a lone surrogate, which a JSON input may hold
             data = encoded.encode("utf-8", "surrogatepass")
-        gained += number(blake2b(data, digest_size=32).digest(), "big")
+        hashed = _H.copy()
+        hashed.update(data)
+        gained += number(hashed.digest(), "big")
     if not texts:
         return recorded(digest, asserted_delta(before, after, ()))
     return (digest + gained) % MODULUS, '{"+":[' + ",".join(texts) + '],"exact":true}'
