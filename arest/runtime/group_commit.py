@@ -93,7 +93,8 @@ class GroupCommit:
         with self._guard:
             self.durable = entry.sequence
             self._writing = False
-            self._wake()
+            if self._sleepers:  # a lone writer's usual case: nobody to wake
+                self._wake()
 
     def check(self) -> None:
         """Raise :class:`StorageError` when a batch could not be written."""
