@@ -9,6 +9,10 @@ batch.  Entries are written in sequence order and a batch is all or nothing, so 
 an entry is durable, every entry before it is too: an answer never rests on a command the
 journal could lose.
 
+A command that finds no batch written or queued at its commit, a single writer's usual
+case, claims its entry as a batch of its own and writes it itself (:meth:`GroupCommit.claim`),
+with no queue between: the same batch the first waiter would have taken.
+
 A written batch wakes first the earliest waiter whose entry is still queued, to write the
 next batch (so the next fsync starts soonest), then the waiters it made durable, and no
 other: with many writers, waking those whose entries are still queued would only send them

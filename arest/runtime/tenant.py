@@ -16,7 +16,8 @@ each other's work; on a shared cell they serialize; the journal's order is a ser
 that gives the same D and the same outputs.  After ``OPTIMISTIC_ATTEMPTS`` conflicts a
 command runs holding the lock, so it cannot starve.  A create its plan's straight-line steps
 answer, finding no other command on its way to the journal, runs on D itself (no view to
-record through) and its entry is written from the facts it asserted; only when another
+record through) and its entry is written from the facts it asserted, by the command itself
+when the journal is idle (:meth:`GroupCommit.claim`); only when another
 command committed meanwhile is its footprint recorded, by running it again on a view of the
 same D, and it commits as the others do.  A database is open in one process at a
 time, or, in PostgreSQL, by several (:mod:`arest.runtime.postgres`): then the commands queued
