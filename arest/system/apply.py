@@ -87,6 +87,9 @@ def _flat_create(state: State, key: str, request: dict[str, Any]) -> tuple[Outpu
     whose every value is a plain atom or true, which the input's check
     (:func:`arest.system.inputs.checked_input`) never refuses; a key read before is kept
     (:func:`arest.system.commands.known_key`), one refused is :func:`apply`'s to refuse."""
+    for value in request.values():
+        if type(value) is not str and value is not True:
+            return None  # not flat (a number, a list, a child): no plan looked up for it
     try:
         _, target = known_key(key)
     except Refusal:
