@@ -1016,7 +1016,7 @@ def parts(size: int, creates: int, plan: dict[str, Any]) -> dict[str, dict[str, 
                 steps += [
                     ("compiled resolve", written, (command.target, request)),
                     ("compiled validate", compiled_create._validated,
-                     (plan_, wrote, wrote_delta)),
+                     (compiled_create.plans_for(state), plan_, wrote, wrote_delta)),
                 ]
                 tail = getattr(plan_, "compiled_tail", False)
                 if tail and not quiet:

@@ -613,7 +613,7 @@ def parse_key(key: Any, request: Any) -> Command:
     if not isinstance(key, str):
         raise Refusal("unknown_key", "a key is a string such as 'list:Noun'",
                       key=_shown(key), candidates=usage())
-    verb, target = _known_key(key) if len(key) <= MOST_KEPT_KEY else _verb_and_target(key)
+    verb, target = known_key(key) if len(key) <= MOST_KEPT_KEY else _verb_and_target(key)
     # Made as the tuple it is: a named tuple's own constructor is a Python call more, on
     # every command.
     return _tuple_new(Command, (verb, target, checked_input(request, "$")))
@@ -637,5 +637,5 @@ MOST_KEPT_KEY: Final = 256
 few, each read again on every command; a longer one is read each time, so the keys kept
 hold little memory whatever keys callers send."""
 
-_known_key = lru_cache(maxsize=1024)(_verb_and_target)
+known_key = lru_cache(maxsize=1024)(_verb_and_target)
 """:func:`_verb_and_target` of the keys of the last commands (a refused key is not kept)."""

@@ -63,7 +63,7 @@ from arest.compiler.population import role_nouns
 from arest.system import evolution
 from arest.system.compiled_checks import shaped_violations, woken_checks
 from arest.system.context import Context
-from arest.system.create_plans import MOST_SHAPES, Plan, Plans, Write, plans_for, remember
+from arest.system.create_plans import Plan, Plans, Write, plans_for
 from arest.system.create_starts import Start, effects, event_links, next_actions, picture_link
 from arest.system.entities import field_value, slug
 from arest.system.errors import Refusal
@@ -278,8 +278,8 @@ def compiled_create(state: State, command: Command, context: Context
             plans.carry(state, reached, plan.derivation_writes.union(writer.cells))
     else:
         plan.carry(state, reached, writer.cells)
-        return _interpreted_tail(state, reached, plan, entity, delta, command, context)
-    found = _validated(plan, reached, delta)
+        return _interpreted_tail(state, reached, plans, plan, entity, delta, command, context)
+    found = _validated(plans, plan, reached, delta)
     if alethic(found):
         return {"rejected": True, "entity": None, "violations": found, "derived": [],
                 "effects": [], "next_actions": []}, state
@@ -313,24 +313,37 @@ def flat_answer(state: State, command: Command) -> tuple[Output, State, Asserted
     return _flat_answer(state, plans, plan.flat, request)
 
 
+def flat_create_answer(state: State, noun: str, request: dict[str, Any]
+                       ) -> tuple[Output, State] | None:
+    """:func:`compiled_create`'s answer for ``create:noun`` of request where its plan's
+    straight-line steps give it, else None."""
+    plans = plans_for(state)
+    plan = plans.plan(state, noun, frozenset(request))
+    if plan is None or plan.flat is None:
+        return None
+    answered = _flat_answer(state, plans, plan.flat, request)
+    return None if answered is None else (answered[0], answered[1])
+
+
 def _flat_answer(state: State, plans: Plans, flat: FlatCreate, request: dict[str, Any]
                  ) -> tuple[Output, State, Asserted] | None:
     """The flat create's answer, the plans found lately carried over to the state it
     reached (:meth:`Plans.carry`)."""
     answered = flat.answer(state, request)
     if answered is not None and answered[1] is not state:
-        plans.carry(state, answered[1], flat.written)
+        plans.carry_apart(state, answered[1], flat.written)
     return answered
 
 
-def _validated(plan: Plan, state: State, delta: Delta) -> list[dict[str, Any]]:
+def _validated(plans: Plans, plan: Plan, state: State, delta: Delta
+               ) -> list[dict[str, Any]]:
     """:func:`arest.system.validate.violations` by the checks the delta's shape wakes,
     found once per shape for this plan."""
     shape = (tuple(delta.added), tuple(delta.removed), tuple(delta.entities))
     checks = plan.checks.get(shape)
     if checks is None or not checks.holds(state):
         checks = woken_checks(state, *shape)
-        remember(plan.checks, shape, checks, MOST_SHAPES)
+        plans.remember_checks(plan, shape, checks)
     return shaped_violations(state, checks, delta)
 
 
@@ -380,8 +393,9 @@ def _derived_targets(state: State, link: Link, entity: str) -> list[str]:
     return [fact[link.other] for fact in relation.matching(link.role, entity)]
 
 
-def _interpreted_tail(state: State, reached: State, plan: Plan, entity: str, delta: Delta,
-                      command: Command, context: Context) -> tuple[Output, State] | None:
+def _interpreted_tail(state: State, reached: State, plans: Plans, plan: Plan, entity: str,
+                      delta: Delta, command: Command, context: Context
+                      ) -> tuple[Output, State] | None:
     """The written change through the interpreted rest of a create (machine start,
     derivation, triggered transitions, output) with the plan's checks, and the governance
     check."""
@@ -390,7 +404,7 @@ def _interpreted_tail(state: State, reached: State, plan: Plan, entity: str, del
     try:
         out, after = system.entity_verbs.command_result(
             state, change, (plan.noun, entity),
-            validated=lambda at, delta: _validated(plan, at, delta))
+            validated=lambda at, delta: _validated(plans, plan, at, delta))
     except Refusal:
         return None
     if after is not state:

@@ -55,7 +55,7 @@ from arest.system.derive import program_of
 from arest.system.entities import fields, fields_by_name
 from arest.system.evolution import governed_cells
 from arest.system.flat_create import FlatCreate, flat_create
-from arest.system.held_cells import HeldCells, carry_all
+from arest.system.held_cells import HeldCells, carry_all, carry_known
 from arest.system.links import followed, plural
 from arest.system.machines import machine_of
 
@@ -243,6 +243,10 @@ class Plans:
         :data:`MOST_RECENT`): those a create carries to the state it reached
         (:meth:`carry`)."""
         self._recent_ids: frozenset[int] = frozenset()
+        self._held_apart: dict[frozenset[str], tuple[HeldCells, ...]] = {}
+        """By a set of cells written: the cells the recent plans and their checks read, those
+        that read none of them (:meth:`carry_apart`); emptied where the recent plans or
+        their checks change."""
 
     def plan(self, state: State, noun: str, keys: frozenset[str]) -> Plan | None:
         """The plan for noun and keys over state, built again when a cell it read changed."""
@@ -268,6 +272,14 @@ class Plans:
         recent = (*self.recent, plan)[-MOST_RECENT:]
         self.recent = recent
         self._recent_ids = frozenset(map(id, recent))
+        self._held_apart = {}
+
+    def remember_checks(self, plan: Plan, shape: tuple[tuple[str, ...], ...],
+                        checks: WokenChecks) -> None:
+        """plan's checks for a shape of delta kept (at most :data:`MOST_SHAPES`): the cells
+        :meth:`carry_apart` carries are found again."""
+        remember(plan.checks, shape, checks, MOST_SHAPES)
+        self._held_apart = {}
 
     def carry(self, before: State, after: State, written: Collection[str]) -> None:
         """after is before with the cells written changed (a superset of those that differ
@@ -275,11 +287,25 @@ class Plans:
         it was over before and read none of them (:meth:`Plan.carry`).  So commands of
         several shapes taking turns (Customers and Orders) find their plans without
         reading their cells, as commands of one shape do."""
+        carry_all(self._held(), before, after, written)
+
+    def carry_apart(self, before: State, after: State, written: frozenset[str]) -> None:
+        """:meth:`carry` for a set of cells written that is one object per plan (a flat
+        create's): the held cells that read none of them are found once, then each is
+        carried where it held over before (:func:`carry_known`)."""
+        held = self._held_apart.get(written)
+        if held is None:
+            held = tuple(cells for cells in self._held() if cells.reads_none_of(written))
+            self._held_apart[written] = held
+        carry_known(held, before, after)
+
+    def _held(self) -> list[HeldCells]:
+        """The cells each recent plan and its checks read."""
         held = [plan.read for plan in self.recent]
         for plan in self.recent:
             if plan.checks:
                 held += [checks.read for checks in plan.checks.values()]
-        carry_all(held, before, after, written)
+        return held
 
 
 MOST_RECENT: Final = 4
@@ -311,6 +337,18 @@ _plans_by_roles: IdentityMemo[Plans] = IdentityMemo(lambda roles: Plans(), limit
 checks the other schema cells it read."""
 
 
+_last_plans: tuple[object, Plans] = (object(), Plans())
+"""The roles asked last and their plans: one identity test where commands keep one schema
+(written whole: a thread reads one pair or the other, each right)."""
+
+
 def plans_for(state: State) -> Plans:
     """The plans of every create over D's fact types' roles."""
-    return _plans_by_roles(state.get(FACT_TYPE_ROLES))
+    global _last_plans
+    roles = state.get(FACT_TYPE_ROLES)
+    last = _last_plans
+    if last[0] is roles:
+        return last[1]
+    plans = _plans_by_roles(roles)
+    _last_plans = (roles, plans)
+    return plans

@@ -32,7 +32,7 @@ from typing import Final
 
 from arest.algebra import EMPTY_STATE, State
 
-__all__ = ["HeldCells", "carry_all"]
+__all__ = ["HeldCells", "carry_all", "carry_known"]
 
 _PLAIN: Final = type(EMPTY_STATE)
 """The type of a plain D: a view of one (which records what it reads) is never known."""
@@ -96,6 +96,10 @@ class HeldCells:
         elif self._known() is _shown(before) and self._read.isdisjoint(written):
             self._remember(_shown(after))
 
+    def reads_none_of(self, written: Collection[str]) -> bool:
+        """Whether none of the cells written is one read."""
+        return self._read.isdisjoint(written)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HeldCells):
             return NotImplemented
@@ -118,6 +122,21 @@ def carry_all(held: Iterable[HeldCells], before: State, after: State,
     known_after: Callable[[], State | None] | None = None
     for cells in held:
         if cells._known() is before and cells._read.isdisjoint(written):
+            if known_after is None:
+                known_after = weakref.ref(after)
+            cells._known = known_after
+
+
+def carry_known(held: Iterable[HeldCells], before: State, after: State) -> None:
+    """:func:`carry_all` of cells each of which read none of the cells written (the caller
+    knows it): each known over before is known over after."""
+    if type(before) is not _PLAIN or type(after) is not _PLAIN:
+        for cells in held:
+            cells.carry(before, after, ())
+        return
+    known_after: Callable[[], State | None] | None = None
+    for cells in held:
+        if cells._known() is before:
             if known_after is None:
                 known_after = weakref.ref(after)
             cells._known = known_after

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 import arest
 from arest.compiler.change import Change
-from arest.system.apply import interpret, run
+from arest.system.apply import _flat_create, interpret, run
 from arest.system.commands import parse_key
 from arest.system.compiled_create import compiled_create
-from arest.system.context import read_context
+from arest.system.context import DEFAULT, read_context
 from arest.system.create_plans import MOST_SHAPES, plans_for
 from arest.system.entities import fields, nouns
 from arest.system.errors import Refusal
@@ -315,6 +315,10 @@ def test_a_flat_create_answers_as_the_interpreted_one_on_generated_domains(
         answered = flat.create(D, request) if flat is not None else None
         expected = interpret(D, command, HUMAN)
         assert answered is None or answered == expected, (key, request)
+        from_key = _flat_create(D, key, request)
+        applied = arest.apply(D, key, request)
+        assert applied == interpret(D, command, DEFAULT), (key, request)
+        assert from_key is None or from_key == applied, (key, request)
         D, _ = same_answer(D, key, request)
 
 
@@ -334,6 +338,31 @@ def test_the_benchmark_s_customer_is_created_by_its_straight_line_steps() -> Non
                                True)):
         D, answered = same_answer(D, "create:Customer", request)
         assert answered is compiled
+
+
+def test_a_create_key_goes_to_its_straight_line_steps_only_where_they_answer() -> None:
+    """``apply`` takes a create of flat input to its plan's straight-line steps from the key
+    (no command built): the benchmark's Customer is answered there, as ``run`` answers it;
+    a key refused, a noun without a plan, an input the steps leave alone and a context
+    given go the general way, with its answer."""
+    D = loaded("orders")
+    request = {"id": "ann@example.com", "Name": "Ann"}
+    from_key = _flat_create(D, "create:Customer", request)
+    assert from_key is not None
+    assert from_key == arest.apply(D, "create:Customer", request) == run(
+        D, parse_key("create:Customer", request), DEFAULT)
+    for key, other in (("create:", request), ("create:Nothing", request),
+                       ("create:Customer", {"id": "ann@example.com", "Name": 7}),
+                       ("create:Customer", {"id": "bob@example.com", "Name": ["Bob"]})):
+        assert _flat_create(D, key, other) is None
+        out, after = arest.apply(D, key, other)
+        try:
+            expected = interpret(D, parse_key(key, other), DEFAULT)
+        except Refusal as refusal:
+            expected = refusal.envelope, D
+        assert (out, after) == expected, key
+    human = arest.apply(D, "create:Customer", request, {"source": "Human"})
+    assert human == run(D, parse_key("create:Customer", request), HUMAN)
 
 
 RANKED = """Customer(.Email) is an entity type.

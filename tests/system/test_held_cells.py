@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from arest.algebra import EMPTY_STATE, State, store_all
@@ -17,7 +17,7 @@ from arest.system.apply import interpret, run
 from arest.system.commands import parse_key
 from arest.system.context import read_context
 from arest.system.create_plans import plans_for
-from arest.system.held_cells import HeldCells
+from arest.system.held_cells import HeldCells, carry_all, carry_known
 from tests.corpus import loaded
 
 NAMES = ("a", "b", "c", "d")
@@ -34,19 +34,36 @@ steps = st.lists(st.tuples(
     st.sets(st.sampled_from(NAMES), max_size=3),  # the cells written
     st.booleans(),  # whether the write is carried
     st.booleans(),  # whether it is written (and carried) through a recording view
+    st.sampled_from(["one", "all", "known"]),  # the carry: HeldCells.carry, carry_all, or
+    # carry_known where the cells read none of those written (else carry_all)
 ), max_size=12)
+
+
+def _carry_by(way: str, held: HeldCells) -> Any:
+    if way == "one":
+        return held.carry
+    if way == "known":
+        return lambda before, after, written: (carry_known([held], before, after)
+                                               if held.reads_none_of(written)
+                                               else carry_all([held], before, after, written))
+    return lambda before, after, written: carry_all([held, held], before, after, written)
 
 
 @settings(max_examples=60)
 @given(steps, st.lists(st.tuples(st.integers(0, 12), st.booleans()), max_size=6))
+@example([(0, {"a"}, False, False, "one"), (1, {"c"}, True, False, "known")], [(2, False)])
 def test_cells_known_to_hold_are_the_cells_held(
-        writes: list[tuple[int, set[str], bool, bool]], asked: list[tuple[int, bool]]) -> None:
+        writes: list[tuple[int, set[str], bool, bool, str]], asked: list[tuple[int, bool]]
+) -> None:
     """Asked through a recording view too: it answers as reading every cell does, and its
-    footprint records what reading them one by one through the view records."""
+    footprint records what reading them one by one through the view records; carried one
+    by one, with others (``carry_all``) or, where it read none of the cells written, as
+    cells known to read none (``carry_known``)."""
     first = store_all(EMPTY_STATE, [(name, (name,)) for name in NAMES])
     held = HeldCells(first, READ)
     versions = [first]
-    for n, (start, written, carried, viewed) in enumerate(writes):
+    for n, (start, written, carried, viewed, way) in enumerate(writes):
+        carry = _carry_by(way, held)
         before = versions[start % len(versions)]
         cells = {name: (name, n) for name in written}
         if viewed:
@@ -56,12 +73,12 @@ def test_cells_known_to_hold_are_the_cells_held(
             made = footprint.state_of(written_view)
             assert made is not None
             if carried:
-                held.carry(view, written_view, written)
+                carry(view, written_view, written)
             after = made
         else:
             after = before.update(cells)
             if carried:
-                held.carry(before, after, written)
+                carry(before, after, written)
         versions.append(after)
         for index, through_view in asked:
             version = versions[index % len(versions)]

@@ -275,3 +275,14 @@ def test_a_segment_is_the_id_percent_encoded_as_quote_encodes_it(entity: str) ->
     expected = quote(entity, safe="")
     assert segment(entity) == (expected.replace(".", "%2E") if expected in (".", "..")
                                else expected)
+
+
+@settings(max_examples=50)
+@given(st.text(st.sampled_from("ab.-_~@/% %2E")) | st.text(st.characters(max_codepoint=127)))
+def test_an_ascii_segment_is_the_id_percent_encoded_as_quote_encodes_it(entity: str) -> None:
+    """An ASCII id, encoded without the regular expression where it has at most one
+    reserved character, is percent-encoded as ``quote`` encodes it (dots and percent signs
+    among the reserved characters)."""
+    expected = quote(entity, safe="")
+    assert segment(entity) == (expected.replace(".", "%2E") if expected in (".", "..")
+                               else expected)
