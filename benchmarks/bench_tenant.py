@@ -522,12 +522,16 @@ FLOORS = {
 """The interpreter's own floor, measured as whole processes beside the starts."""
 
 
-def _process(arguments: list[str]) -> tuple[str, float, float]:
-    """Run ``python *arguments``: its stdout, its whole CPU seconds (user + system, from
-    ``wait4``, the interpreter's start included) and its wall seconds."""
+def _process(arguments: list[str], tree: Path | None = None) -> tuple[str, float, float]:
+    """Run ``python *arguments`` (on the arest package in ``tree`` when given: its folder
+    first on the path and the working directory): its stdout, its whole CPU seconds (user +
+    system, from ``wait4``, the interpreter's start included) and its wall seconds."""
+    environment = {**os.environ, "PYTHONHASHSEED": "0"}
+    if tree is not None:
+        environment["PYTHONPATH"] = str(tree)
     started = time.perf_counter()
     child = subprocess.Popen([sys.executable, *arguments], stdout=subprocess.PIPE,
-                             env={**os.environ, "PYTHONHASHSEED": "0"})
+                             env=environment, cwd=tree)
     assert child.stdout is not None
     out = child.stdout.read().decode()
     _, status, usage = os.wait4(child.pid, 0)
@@ -546,25 +550,33 @@ def _spans(kind: str, marks: list[list[int]]) -> dict[str, Any]:
     return spans
 
 
-def measure_start(kind: str, folder: str) -> dict[str, Any]:
+def measure_start(kind: str, folder: str, before: Path | None = None) -> dict[str, Any]:
     """``import arest`` + open + first durable write, on a fresh database or a reopen, each
-    in a fresh interpreter (:data:`START_CHILD`); or one of the interpreter's floors."""
+    in a fresh interpreter (:data:`START_CHILD`); or one of the interpreter's floors.  With
+    ``before``, the start of the arest in that folder (an older tree) on its own readings
+    and databases, its kind marked :data:`BEFORE`."""
     if kind in FLOORS:
         _, cpu, wall = _process(FLOORS[kind])
         return {"kind": kind, "process_cpu_s": cpu, "process_s": wall}
+    example = EXAMPLE if before is None else before / EXAMPLE.relative_to(EXAMPLE.parents[1])
+    if before is not None:
+        folder = str(Path(folder) / "before")
+        Path(folder).mkdir(exist_ok=True)
     path = Path(folder) / ("raw.db" if kind == "raw sqlite3" else "start.db")
     if kind != "reopen (kept base state)":
         path = Path(tempfile.mkdtemp(dir=folder)) / path.name
     elif not path.exists():
         raise RuntimeError(f"{path}: measure a fresh database first")
     if kind == FIRST_COMPILE:
-        shutil.rmtree(EXAMPLE / ".arest", ignore_errors=True)
-    out, cpu, wall = _process(["-c", START_CHILD, kind, str(path), str(EXAMPLE), RAW_SCHEMA])
+        shutil.rmtree(example / ".arest", ignore_errors=True)
+    out, cpu, wall = _process(["-c", START_CHILD, kind, str(path), str(example), RAW_SCHEMA],
+                              before)
     result = json.loads(out.splitlines()[-1])
     _accepted(result["out"], 0)
     if kind not in ("raw sqlite3", "reopen (kept base state)"):
         shutil.copyfile(path, Path(folder) / "start.db")
-    return {**_spans(kind, result["marks"]), "process_cpu_s": cpu, "process_s": wall,
+    shown = kind if before is None else kind + BEFORE
+    return {**_spans(shown, result["marks"]), "process_cpu_s": cpu, "process_s": wall,
             "modules": result["modules"]}
 
 
@@ -800,7 +812,7 @@ def _starts(results: dict[str, Any]) -> str:
     out: list[str] = []
     us = "{:,.1f}"
     rows: dict[str, dict[str, float | str | None]] = {}
-    for kind in (*FLOORS, *STARTS):
+    for kind in (*FLOORS, *(k for start in STARTS for k in (start + BEFORE, start))):
         found = [r for r in results["starts"] if r["kind"] == kind]
         if not found:
             continue
@@ -808,7 +820,7 @@ def _starts(results: dict[str, Any]) -> str:
             "process": _median(found, "process_cpu_s") * 1e3,
             "process_wall": _median(found, "process_s") * 1e3,
         }
-        if kind in STARTS:
+        if kind not in FLOORS:
             row |= {
                 "import": _median(found, "import_cpu_s") * 1e3,
                 "open": _median(found, "open_cpu_s") * 1e3,
@@ -837,11 +849,20 @@ def _starts(results: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def run_starts(plan: Plan, folder: str) -> list[dict[str, Any]]:
+def run_starts(plan: Plan, folder: str, before: Path | None = None) -> list[dict[str, Any]]:
     """The start-up trials and the interpreter's floors, each start in its own fresh
-    process, the kinds interleaved."""
-    return [measure_start(kind, folder) for _ in range(plan.start_trials)
-            for kind in (*FLOORS, *STARTS)]
+    process, the kinds interleaved; with ``before``, each start of this tree and of that
+    one taking turns (this tree first in every other trial)."""
+    if before is None:
+        return [measure_start(kind, folder) for _ in range(plan.start_trials)
+                for kind in (*FLOORS, *STARTS)]
+    found: list[dict[str, Any]] = []
+    for trial in range(plan.start_trials):
+        found.extend(measure_start(kind, folder) for kind in FLOORS)
+        for kind in STARTS:
+            trees = (None, before) if trial % 2 == 0 else (before, None)
+            found.extend(measure_start(kind, folder, tree) for tree in trees)
+    return found
 
 
 def _isolated(function: str, kwargs: dict[str, Any], before: Path | None) -> Any:
@@ -922,7 +943,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                         " --before, the trees taking turns); --dir /dev/shm for no fsync")
     parser.add_argument("--before", type=Path, default=None,
                         help="with --durable-only: also run each arest candidate on the"
-                        " arest package in this folder (an older tree), for an A/B")
+                        " arest package in this folder (an older tree), for an A/B; with"
+                        " --starts-only, each start on it too, the trees taking turns")
     parser.add_argument("--dir", default=None, help="folder for the databases (default: temp)")
     parser.add_argument("--json", type=Path, default=None, help="also write raw results here")
     parser.add_argument(
@@ -953,7 +975,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                                {"size": options.profile, "folder": folder}))
             return
         if options.starts_only:
-            print(_starts({"starts": run_starts(plan, folder)}))
+            print(_starts({"starts": run_starts(plan, folder, options.before)}))
             return
         if options.steps:
             print(f"load average {' '.join(f'{load:.2f}' for load in os.getloadavg())}")

@@ -16,10 +16,48 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Final, TypeVar
+import sys
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from immutables import Map as PersistentMap
+if TYPE_CHECKING:
+    from immutables import Map as PersistentMap
+
+
+def _c_map() -> type:
+    """immutables' ``Map``, its C extension loaded as the package's ``__init__`` loads it,
+    without the rest of that ``__init__``: the typing Protocols it defines for its type stubs
+    (``immutables._protocols``), 2-4 ms of every start, which nothing here uses.  The
+    extension keeps one module per process (single-phase initialisation), so an
+    ``import immutables`` after gives the same ``Map`` (``sys.modules`` is left without
+    the extension, for the package to load and bind as its own); like the package, it is
+    registered as a ``Mapping``.  Anything but the C extension where the package is found (its
+    pure-Python map, another layout), or a package loaded already, is taken from the package
+    itself."""
+    loaded = sys.modules.get("immutables")
+    if loaded is not None:
+        return loaded.Map  # type: ignore[no-any-return]
+    from importlib.machinery import ExtensionFileLoader, PathFinder
+    from importlib.util import module_from_spec
+
+    package = PathFinder.find_spec("immutables")
+    spec = None if package is None or not package.submodule_search_locations else (
+        PathFinder.find_spec("immutables._map", package.submodule_search_locations))
+    if spec is None or not isinstance(spec.loader, ExtensionFileLoader):
+        from immutables import Map
+
+        return Map
+    module = module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if sys.modules.get(spec.name) is module:  # left for the package to load as it would
+        del sys.modules[spec.name]
+    found: type = module.Map
+    Mapping.register(found)
+    return found
+
+
+if not TYPE_CHECKING:
+    PersistentMap = _c_map()
 
 K = TypeVar("K")
 V = TypeVar("V")

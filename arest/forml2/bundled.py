@@ -8,10 +8,11 @@ is not the current one was built from other texts or by another reader and is ig
 texts are read instead), so it can make a start slow but never wrong.  The test suite
 checks that the shipped artifact is current and rebuilds it on request.
 
-The artifact is one line of JSON, ``{"key": …, "facts": […]}``, then the reading pickled,
-and within that the parse shapes (lark trees) pickled apart again, each unpickled on first
-use: SYSTEM guards the metamodel's fact types on every command and needs only the facts
-(:func:`metamodel_facts`), so a start that reads no readings reads the line alone, and
+The artifact is two lines of JSON, ``{"key": …, "fact_types": […]}`` and ``[facts…]``, then
+the reading pickled, and within that the parse shapes (lark trees) pickled apart again, each
+unpickled on first use: SYSTEM guards the metamodel's fact types on every command and needs
+only their names (:func:`metamodel_fact_types`), so a start that reads no readings reads the
+first line alone (the facts, 49 kB of JSON, on first use of :func:`metamodel_facts`), and
 loads neither ``pickle`` nor the reader nor lark.
 """
 
@@ -21,7 +22,7 @@ import json
 from collections.abc import Iterator, MutableMapping
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from arest.hashes import blake2b
 
@@ -107,42 +108,96 @@ class PickledShapes(MutableMapping[str, "Tree[Token]"]):
         return len(self._decoded())
 
 
+FACT_TYPE_READINGS: Final = "Fact_Type_has_Reading_Text"
+"""The metamodel fact type with one fact per fact type (its id and a reading text)."""
+
+
+def fact_types(facts: tuple[Fact, ...]) -> frozenset[str]:
+    """The fact types the facts declare: ``{t | (Fact_Type_has_Reading_Text, (t, _)) ∈ facts}``.
+
+    >>> sorted(fact_types((("Fact_Type_has_Reading_Text", ("A_has_B", "A has B")),
+    ...                    ("Noun_has_Object_Type", ("A", "entity")))))
+    ['A_has_B']
+    """
+    return frozenset(values[0] for name, values in facts if name == FACT_TYPE_READINGS)
+
+
 def artifact(reading: Reading, key: str) -> bytes:
-    """What ``arest/readings/metamodel.artifact`` holds: the line ``{"key": key, "facts":
-    the reading's facts}``, then ⟨reading without its shapes, the shapes pickled⟩ pickled."""
+    """What ``arest/readings/metamodel.artifact`` holds: the line ``{"key": key,
+    "fact_types": the facts' fact types, sorted}``, the line of the reading's facts, then
+    ⟨reading without its shapes, the shapes pickled⟩ pickled."""
     import pickle
     from dataclasses import replace
 
-    head = json.dumps({"key": key, "facts": reading.facts}, ensure_ascii=True)
+    head = json.dumps({"key": key, "fact_types": sorted(fact_types(reading.facts))},
+                      ensure_ascii=True)
+    facts = json.dumps(reading.facts, ensure_ascii=True)
     shapes = pickle.dumps(dict(reading.shapes), protocol=pickle.HIGHEST_PROTOCOL)
     rest = pickle.dumps((replace(reading, shapes={}), shapes), protocol=pickle.HIGHEST_PROTOCOL)
-    return head.encode() + b"\n" + rest
+    return head.encode() + b"\n" + facts.encode() + b"\n" + rest
+
+
+def _texts(values: Any) -> bool:
+    return type(values) is list and all(type(v) is str for v in values)
+
+
+def _head(key: str) -> tuple[frozenset[str], bytes] | None:
+    """The shipped artifact's fact types and what follows its first line, if it was built
+    under ``key``."""
+    path = PACKAGE / "readings" / ARTIFACT
+    if not path.is_file():
+        return None
+    head, _, rest = path.read_bytes().partition(b"\n")
+    try:
+        found: Any = json.loads(head)
+    except ValueError:  # an artifact of another version: read the texts
+        return None
+    if type(found) is not dict or found.get("key") != key or not _texts(
+            found.get("fact_types")):
+        return None
+    return frozenset(found["fact_types"]), rest
 
 
 def _stored(key: str) -> tuple[tuple[Fact, ...], bytes] | None:
     """The shipped artifact's facts and its pickled reading, if it was built under ``key``."""
-    path = PACKAGE / "readings" / ARTIFACT
-    if not path.is_file():
+    head = _head(key)
+    if head is None:
         return None
-    stored = path.read_bytes()
-    head, _, rest = stored.partition(b"\n")
+    line, _, rest = head[1].partition(b"\n")
     try:
-        found: Any = json.loads(head)
-        if type(found) is not dict or found.get("key") != key:
-            return None
-        facts = tuple((name, tuple(values)) for name, values in found["facts"])
-    except (ValueError, KeyError, TypeError):  # an artifact of another version: read the texts
+        found: Any = json.loads(line)
+        facts = tuple((name, tuple(values)) for name, values in found)
+    except (ValueError, KeyError, TypeError):
         return None
     if any(type(name) is not str or any(type(v) is not str for v in values)
-           for name, values in facts):
+           for name, values in facts) or fact_types(facts) != head[0]:
         return None
     return facts, rest
 
 
 @lru_cache(maxsize=1)
+def _current_key() -> str:
+    return metamodel_key(metamodel_texts())
+
+
+@lru_cache(maxsize=1)
 def _shipped() -> tuple[tuple[Fact, ...], bytes] | None:
     """:func:`_stored` under the current texts' and reader's key."""
-    return _stored(metamodel_key(metamodel_texts()))
+    return _stored(_current_key())
+
+
+@lru_cache(maxsize=1)
+def metamodel_fact_types() -> frozenset[str]:
+    """``fact_types(metamodel().facts)``, read from the shipped artifact's first line alone
+    when it is current.
+
+    >>> metamodel_fact_types() == fact_types(metamodel().facts)
+    True
+    >>> "Noun_has_Object_Type" in metamodel_fact_types()
+    True
+    """
+    head = _head(_current_key())
+    return head[0] if head is not None else fact_types(metamodel().facts)
 
 
 def _unpickled(pickled: bytes) -> Reading | None:

@@ -26,6 +26,7 @@ from typing import Any
 
 from arest.algebra import EMPTY_STATE, State, store_all
 from arest.algebra.relations import Cell
+from arest.collector import held_off
 from arest.errors import ArestError
 from arest.records import mutable_record
 from arest.runtime.codec import decode, decode_cell, encode
@@ -123,7 +124,8 @@ def _base(storage: Storage, key: str, sources: tuple[tuple[str, str], ...]
     kept = storage.base(key)
     if kept is not None:
         try:
-            return decode(kept), None, True
+            with held_off():  # the decoded D is kept whole: a collection would find nothing
+                return decode(kept), None, True
         except (ValueError, KeyError, TypeError):
             return (*_compiled(sources, key), True)
     return (*_compiled(sources, key), False)
@@ -139,7 +141,8 @@ def _compiled(sources: tuple[tuple[str, str], ...], key: str) -> tuple[State, st
     kept = kept_compiled(sources, artifact)
     if kept is not None:
         try:
-            return decode(kept), kept
+            with held_off():
+                return decode(kept), kept
         except (ValueError, KeyError, TypeError):
             pass  # a damaged file: compile, and replace it
     from arest.api import load_sources  # the reader loads only when readings are compiled
@@ -190,7 +193,8 @@ def recover(storage: Storage, db: str | Path, key: str,
     restored = storage.restore(key)
     base_to_keep: str | None = None
     if restored is not None:
-        state, digest = _checkpointed(db, restored)
+        with held_off():  # the decoded D is kept whole: a collection would find nothing
+            state, digest = _checkpointed(db, restored)
         checkpointed, start, checked = state, restored.sequence, True
         if rebuilt_on_load(state):
             state = derive_all(state)

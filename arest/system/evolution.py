@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Final
 from arest.algebra import State
 from arest.algebra.memo import IdentityMemo
 from arest.algebra.relations import Relation
-from arest.compiler.cells import NOUN_OBJECT_TYPES
+from arest.compiler.cells import FACT_TYPE_READINGS, NOUN_OBJECT_TYPES
 from arest.compiler.change import Change
 from arest.system.context import HUMAN, Context
 from arest.system.entities import fields, represent
@@ -205,7 +205,7 @@ def _metamodel_names() -> tuple[frozenset[str], frozenset[str], frozenset[str], 
     nouns = frozenset(f[0] for name, f in facts if name == NOUN_OBJECT_TYPES)
     entities = frozenset(f[0] for name, f in facts
                          if name == NOUN_OBJECT_TYPES and f[1] == "entity")
-    fact_types = frozenset(f[0] for name, f in facts if name == "Fact_Type_has_Reading_Text")
+    fact_types = frozenset(f[0] for name, f in facts if name == FACT_TYPE_READINGS)
     describing = frozenset(f[0] for name, f in facts if name == "Fact_Type_has_Noun_at_Position"
                            and f[2] == "0" and f[1] in _SCHEMA_NOUNS)
     return nouns, entities, fact_types, describing
@@ -249,7 +249,9 @@ def protected_facts(state: State, text: str) -> list[tuple[str, tuple[str, ...]]
 def _written_by_readings_only() -> tuple[str, ...]:
     """The metamodel's fact types but a Domain Change's own: their population is the
     protected domains', which only compiled readings change."""
-    _, _, fact_types, _ = _metamodel_names()
+    from arest.forml2.bundled import metamodel_fact_types
+
+    fact_types = metamodel_fact_types()  # _metamodel_names()'s third, without the facts
     prefix = DOMAIN_CHANGE.replace(" ", "_") + "_"
     return tuple(sorted(name for name in fact_types if not name.startswith(prefix)))
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import arest.forml2.bundled as bundled
 
 SHIPPED = Path(bundled.__file__).parents[1] / "readings" / bundled.ARTIFACT
+FACT_TYPES = bundled.FACT_TYPE_READINGS
 
 
 def test_the_shipped_metamodel_is_current() -> None:
@@ -23,11 +24,14 @@ def test_the_shipped_metamodel_is_current() -> None:
     if os.environ.get("AREST_REGENERATE_METAMODEL") == "1":
         SHIPPED.write_bytes(bundled.artifact(fresh, key))
     head, _, rest = SHIPPED.read_bytes().partition(b"\n")
+    _, _, rest = rest.partition(b"\n")
     stored_key, facts = json.loads(head)["key"], bundled._stored(key)[0]  # type: ignore[index]
     stored, shapes = pickle.loads(rest)
     assert stored_key == key, ("the shipped metamodel was built from other texts or another "
                                "reader: run with AREST_REGENERATE_METAMODEL=1")
     assert facts == stored.facts == fresh.facts and stored.constructs == fresh.constructs
+    assert bundled.metamodel_fact_types() == bundled.fact_types(fresh.facts)
+    assert frozenset(json.loads(head)["fact_types"]) == bundled.fact_types(fresh.facts)
     assert stored.schema.metamodel == fresh.schema.metamodel
     assert pickle.loads(shapes) == dict(fresh.shapes)
     assert dict(bundled.metamodel().shapes) == dict(fresh.shapes)
@@ -43,11 +47,19 @@ def test_an_artifact_of_another_shape_is_not_used(tmp_path: Path, monkeypatch) -
     key = bundled.metamodel_key(bundled.metamodel_texts())
     monkeypatch.setattr(bundled, "PACKAGE", tmp_path)
     (tmp_path / "readings").mkdir()
-    for head in (b"not json", b"[1, 2]", json.dumps({"key": key}).encode(),
-                 json.dumps({"key": key, "facts": [["a", [1]]]}).encode(),
-                 json.dumps({"key": key, "facts": [["a"]]}).encode()):
+    declared = json.dumps({"key": key, "fact_types": ["b"]}).encode() + b"\n"
+    for head in (b"not json", b"[1, 2]", json.dumps({"key": key}).encode() + b"\n[]",
+                 json.dumps({"key": key, "fact_types": [1]}).encode() + b"\n[]",
+                 json.dumps({"key": key, "fact_types": "b"}).encode() + b"\n[]",
+                 declared + json.dumps([["a", [1]]]).encode(),
+                 declared + json.dumps([["a"]]).encode(),
+                 declared + b"not json",
+                 declared + json.dumps([["a", ["b", "c"]]]).encode(),  # declares no b
+                 declared + json.dumps([[FACT_TYPES, ["c", "C"]]]).encode()):  # c, not b
         (tmp_path / "readings" / bundled.ARTIFACT).write_bytes(head + b"\n")
         assert bundled._stored(key) is None
+    facts = [[FACT_TYPES, ["b", "B"]], ["a", ["b", "c"]]]
     (tmp_path / "readings" / bundled.ARTIFACT).write_bytes(
-        json.dumps({"key": key, "facts": [["a", ["b", "c"]]]}).encode() + b"\nrest")
-    assert bundled._stored(key) == ((("a", ("b", "c")),), b"rest")
+        declared + json.dumps(facts).encode() + b"\nrest")
+    assert bundled._stored(key) == (((FACT_TYPES, ("b", "B")), ("a", ("b", "c"))), b"rest")
+    assert bundled._head(key) == (frozenset({"b"}), json.dumps(facts).encode() + b"\nrest")

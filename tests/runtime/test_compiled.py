@@ -78,7 +78,12 @@ import arest
 with arest.Tenant.open(sys.argv[1], db=sys.argv[2]) as tenant:
     out = tenant.call("create:Customer", {"id": sys.argv[3], "Name": "Ann"})
     assert not out.get("rejected") and "error" not in out, out
-print(" ".join(sorted(set(sys.modules) - before)))
+loaded = sorted(set(sys.modules) - before)
+import immutables, immutables._map
+from collections.abc import Mapping
+from arest.algebra.persistent import EMPTY, PersistentMap
+assert PersistentMap is immutables.Map is immutables._map.Map and isinstance(EMPTY, Mapping)
+print(" ".join(loaded))
 """
 
 
@@ -113,11 +118,11 @@ NOT_ON_A_REOPEN = (
     "arest.algebra.primitives", "arest.algebra.numerals", "arest.system.dred",
     "arest.system.fact_verbs", "arest.system.snapshots", "arest.system.transitions",
     "arest.runtime.compiled", "arest.runtime.following", "arest.system.entity_verbs",
-    "arest.algebra.notation")
+    "arest.algebra.notation", "immutables", "immutables._protocols")
 """What a reopen and a create of flat input never run: the dataclasses machinery (records
 are made without it), the reading's pickle, the evaluator with the numerals, the
 derivation's DRed, the other verbs and the interpreted create, the kept compile, the
-follower and the notation."""
+follower, the notation, and immutables' package (its C map is loaded alone)."""
 
 
 def test_a_reopen_and_a_quiet_create_load_neither_the_evaluator_nor_dataclasses(
