@@ -16,7 +16,7 @@ from tests import postgres as pg
 settings.register_profile(
     "ci",
     deadline=None,
-    max_examples=200,
+    max_examples=100,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     derandomize=True,
     print_blob=True,

@@ -25,6 +25,10 @@ from arest.forml2 import parser as grammar
 from arest.forml2.lexicon import lex
 from arest.forml2.lookahead import LookaheadEarley
 
+# One worker parses every shape exhaustively once (about 13 s) for all the tests that compare
+# against it, where each worker would otherwise do it again.
+pytestmark = pytest.mark.xdist_group("lookahead-exhaustive")
+
 SHAPES = tuple((Path(__file__).with_name("shapes.txt")).read_text("utf-8").splitlines())
 
 
