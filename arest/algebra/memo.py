@@ -22,10 +22,14 @@ from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
+_NOTHING: Any = object()
+"""No object asked yet: one no caller holds."""
+
 
 class IdentityMemo(Generic[T]):
     """decode(*objs), computed once per tuple of objects (by identity), at most ``limit``
-    kept (the oldest entry goes first).
+    kept (the oldest entry goes first); the one object asked last is answered by one
+    identity test.
 
     >>> calls = []
     >>> memo = IdentityMemo(lambda obj: calls.append(obj) or len(obj))
@@ -41,17 +45,24 @@ class IdentityMemo(Generic[T]):
         self._decode = decode
         self._limit = limit
         self._entries: dict[Any, tuple[tuple[Any, ...], T]] = {}
+        # Written whole, so a thread reads one pair or the other, each right.
+        self._last: tuple[Any, T | None] = (_NOTHING, None)
 
-    def __call__(self, *objs: Any) -> T:
-        # One cell is the common case, on every command: keyed by its id alone, its hit
-        # tested without building anything.
-        if len(objs) == 1:
-            obj = objs[0]
+    def __call__(self, obj: Any, *more: Any) -> T:
+        # One cell is the common case, on every command: the one asked last answered by an
+        # identity test, any other keyed by its id alone, nothing built for a hit.
+        if not more:
+            last = self._last
+            if last[0] is obj:
+                return last[1]  # type: ignore[return-value]
             entry = self._entries.get(id(obj))
             if entry is not None and entry[0][0] is obj:
+                self._last = (obj, entry[1])
                 return entry[1]
             key: Any = id(obj)
+            objs: tuple[Any, ...] = (obj,)
         else:
+            objs = (obj, *more)
             key = tuple(map(id, objs))
             entry = self._entries.get(key)
             if entry is not None and all(map(operator.is_, entry[0], objs)):
@@ -63,6 +74,8 @@ class IdentityMemo(Generic[T]):
             with suppress(StopIteration, RuntimeError):
                 self._entries.pop(next(iter(self._entries)), None)
         self._entries[key] = (objs, value)
+        if not more:
+            self._last = (obj, value)
         return value
 
     def __len__(self) -> int:

@@ -337,18 +337,6 @@ _plans_by_roles: IdentityMemo[Plans] = IdentityMemo(lambda roles: Plans(), limit
 checks the other schema cells it read."""
 
 
-_last_plans: tuple[object, Plans] = (object(), Plans())
-"""The roles asked last and their plans: one identity test where commands keep one schema
-(written whole: a thread reads one pair or the other, each right)."""
-
-
 def plans_for(state: State) -> Plans:
     """The plans of every create over D's fact types' roles."""
-    global _last_plans
-    roles = state.get(FACT_TYPE_ROLES)
-    last = _last_plans
-    if last[0] is roles:
-        return last[1]
-    plans = _plans_by_roles(roles)
-    _last_plans = (roles, plans)
-    return plans
+    return _plans_by_roles(state.get(FACT_TYPE_ROLES))

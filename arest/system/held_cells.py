@@ -113,23 +113,18 @@ class HeldCells:
 
 def carry_all(held: Iterable[HeldCells], before: State, after: State,
               written: Collection[str]) -> None:
-    """:meth:`HeldCells.carry` of each of held, between two plain Ds in one pass: the
-    weak reference to after made once for all."""
-    if type(before) is not _PLAIN or type(after) is not _PLAIN:
-        for cells in held:
-            cells.carry(before, after, written)
-        return
-    known_after: Callable[[], State | None] | None = None
-    for cells in held:
-        if cells._known() is before and cells._read.isdisjoint(written):
-            if known_after is None:
-                known_after = weakref.ref(after)
-            cells._known = known_after
+    """:meth:`HeldCells.carry` of each of held: :func:`carry_known` of those that read none
+    of the cells written.
+
+        carry_all(held, b, a, w) = carry_known([h ∈ held | h reads none of w], b, a)
+    """
+    carry_known([cells for cells in held if cells._read.isdisjoint(written)], before, after)
 
 
 def carry_known(held: Iterable[HeldCells], before: State, after: State) -> None:
-    """:func:`carry_all` of cells each of which read none of the cells written (the caller
-    knows it): each known over before is known over after."""
+    """:meth:`HeldCells.carry` of each of held, each of which read none of the cells
+    written (the caller knows it): each known over a plain before is known over a plain
+    after, the weak reference to after made once for all."""
     if type(before) is not _PLAIN or type(after) is not _PLAIN:
         for cells in held:
             cells.carry(before, after, ())
