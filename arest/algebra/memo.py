@@ -36,9 +36,9 @@ class IdentityMemo(Generic[T]):
     >>> cell = ("a", "b")
     >>> memo(cell), memo(cell), len(calls)
     (2, 2, 1)
-    >>> pair = IdentityMemo(lambda a, b: a + b, limit=1)
-    >>> pair(cell, ("c",)), pair(("d",), cell)
-    (('a', 'b', 'c'), ('d', 'a', 'b'))
+    >>> pair = IdentityMemo(lambda *cells: sum(cells, ()), limit=1)
+    >>> pair(cell, ("c",)), pair(("d",), cell), pair()
+    (('a', 'b', 'c'), ('d', 'a', 'b'), ())
     """
 
     def __init__(self, decode: Callable[..., T], limit: int = 4096) -> None:
@@ -48,10 +48,11 @@ class IdentityMemo(Generic[T]):
         # Written whole, so a thread reads one pair or the other, each right.
         self._last: tuple[Any, T | None] = (_NOTHING, None)
 
-    def __call__(self, obj: Any, *more: Any) -> T:
+    def __call__(self, *objs: Any) -> T:
         # One cell is the common case, on every command: the one asked last answered by an
         # identity test, any other keyed by its id alone, nothing built for a hit.
-        if not more:
+        if len(objs) == 1:
+            obj = objs[0]
             last = self._last
             if last[0] is obj:
                 return last[1]  # type: ignore[return-value]
@@ -60,9 +61,7 @@ class IdentityMemo(Generic[T]):
                 self._last = (obj, entry[1])
                 return entry[1]
             key: Any = id(obj)
-            objs: tuple[Any, ...] = (obj,)
         else:
-            objs = (obj, *more)
             key = tuple(map(id, objs))
             entry = self._entries.get(key)
             if entry is not None and all(map(operator.is_, entry[0], objs)):
@@ -74,8 +73,8 @@ class IdentityMemo(Generic[T]):
             with suppress(StopIteration, RuntimeError):
                 self._entries.pop(next(iter(self._entries)), None)
         self._entries[key] = (objs, value)
-        if not more:
-            self._last = (obj, value)
+        if len(objs) == 1:
+            self._last = (objs[0], value)
         return value
 
     def __len__(self) -> int:
