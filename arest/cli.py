@@ -704,10 +704,8 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
     Client configuration:
       {"mcpServers": {"arest": {"url": "http://127.0.0.1:4009/mcp"}}}
     """
-    import uvicorn
-
-    from arest.transports.sessions import SessionLimits
-    from arest.transports.web import Access, UnusableKey, Web, mount, security_for, web_app
+    # The keys are checked before the web stack and the MCP SDK load: a refusal is at once.
+    from arest.transports.access import Access, UnusableKey
 
     granted = (None if api_key_permissions is None
                else _permissions(api_key_permissions, "--api-key-permissions"))
@@ -719,6 +717,11 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
     if not access.keys and not _loopback(host):
         _fail(f"--host {host} is not a loopback address: serving it needs --api-key or"
               " --admin-key (without a key, only 127.0.0.1, ::1 or localhost is served)", 2)
+
+    import uvicorn
+
+    from arest.transports.sessions import SessionLimits
+    from arest.transports.web import Web, mount, security_for, web_app
     try:
         transports = web_transports()
     except TransportUnavailable as error:

@@ -19,8 +19,9 @@ from starlette.datastructures import Headers
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
+from arest.transports.access import Access
 from arest.transports.server import mcp_server
-from arest.transports.web import Access, Web, WebRoutes
+from arest.transports.web import Web, WebRoutes
 
 
 class _ByKey:

@@ -18,7 +18,8 @@ from starlette.datastructures import Headers
 from starlette.routing import BaseRoute, Match, NoMatchFound
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from arest.transports.web import Access, Web, WebRoutes, lifespan_of, web_app
+from arest.transports.access import Access
+from arest.transports.web import Web, WebRoutes, lifespan_of, web_app
 
 TENANTS_SEGMENT: Final = "t"
 """The first path segment of a tenant's prefix (reserved: no noun's plural, DESIGN §9)."""

@@ -138,7 +138,9 @@ def serving(api: Api, tls: tuple[str, str] | None = None) -> Iterator[Api]:
         server.socket = context.wrap_socket(server.socket, server_side=True)
         api.scheme = "https"
     api.port = server.server_address[1]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits for the loop to look at its flag: every 20 ms, not the default 0.5 s.
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02},
+                              daemon=True)
     thread.start()
     try:
         yield api

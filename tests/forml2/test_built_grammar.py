@@ -58,6 +58,9 @@ def test_both_parsers_parse_the_metamodel_s_shapes_alike(from_text: Lark) -> Non
     _same_parses(shapes, from_text)
 
 
+# Every shape of the corpora is parsed in the slow suite (about 12 s); the fast suite parses
+# the metamodel's above and test_lookahead.py's drawn from shapes.txt, the corpora's among them.
+@pytest.mark.slow
 @pytest.mark.parametrize(("corpus", "name"), EVERY_FILE)
 def test_both_parsers_parse_every_shape_of_the_corpora_alike(
     corpus: str, name: str, from_text: Lark

@@ -25,8 +25,9 @@ from arest.forml2 import parser as grammar
 from arest.forml2.lexicon import lex
 from arest.forml2.lookahead import LookaheadEarley
 
-# One worker parses every shape exhaustively once (about 13 s) for all the tests that compare
-# against it, where each worker would otherwise do it again.
+# One worker parses the shapes exhaustively once for all the tests that compare against it,
+# where each worker would otherwise do it again.  Every shape is compared in the slow suite
+# (about 45 s); the fast suite compares shapes drawn from them.
 pytestmark = pytest.mark.xdist_group("lookahead-exhaustive")
 
 SHAPES = tuple((Path(__file__).with_name("shapes.txt")).read_text("utf-8").splitlines())
@@ -76,23 +77,58 @@ def error(parser: Lark, masked: str) -> tuple[object, ...]:
             getattr(e, "token", None))
 
 
+@cache
+def bad_readings_masked() -> tuple[str, ...]:
+    """The bad readings' sentences, masked as the parser reads them."""
+    return tuple(lex(s, (), grammar.keywords()).masked
+                 for sentences in bad_readings.BAD.values() for s in sentences)
+
+
+def alike(masked: str) -> None:
+    """The lookahead parse alone gives the exhaustive parse's tree, and where that fails the
+    shipped parser raises exactly its error."""
+    tree = exhaustive_parse(masked)
+    assert parsed(lookahead_only(), masked) == tree, masked
+    if tree is None:
+        assert error(grammar.parser(), masked) == error(exhaustive(), masked), masked
+
+
+@pytest.mark.slow
 def test_the_shapes_cover_good_and_bad_sentences_and_the_metamodel() -> None:
     outcomes = [exhaustive_parse(s) is not None for s in SHAPES]
     assert sum(outcomes) > 400 and outcomes.count(False) > 50
     assert set(metamodel().shapes) <= set(SHAPES)
 
 
+@pytest.mark.slow
 def test_the_lookahead_parse_is_the_exhaustive_parse_on_every_shape() -> None:
     for masked in SHAPES:
         assert parsed(lookahead_only(), masked) == exhaustive_parse(masked), masked
 
 
+@pytest.mark.slow
 def test_a_bad_sentence_raises_lark_s_own_error() -> None:
     bad = [s for s in SHAPES if exhaustive_parse(s) is None]
-    bad += [lex(s, (), grammar.keywords()).masked
-            for sentences in bad_readings.BAD.values() for s in sentences]
+    bad += bad_readings_masked()
     for masked in bad:
         assert error(grammar.parser(), masked) == error(exhaustive(), masked), masked
+
+
+def test_the_shapes_hold_the_metamodel_s() -> None:
+    assert set(metamodel().shapes) <= set(SHAPES)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(SHAPES))
+def test_a_shape_parses_alike(masked: str) -> None:
+    alike(masked)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.data())
+def test_a_bad_reading_raises_lark_s_own_error(data: st.DataObject) -> None:
+    masked = data.draw(st.sampled_from(bad_readings_masked()))
+    assert error(grammar.parser(), masked) == error(exhaustive(), masked), masked
 
 
 TOKENS = ("«0»", "«1»", "‹0›", "ω", "1", "and", "or", "that", "is", "the", "some", "each",

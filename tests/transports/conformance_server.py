@@ -16,7 +16,8 @@ import uvicorn
 
 from arest.runtime import Tenant
 from arest.transports import web_transports
-from arest.transports.web import Access, Web, mount, security_for, web_app
+from arest.transports.access import Access
+from arest.transports.web import Web, mount, security_for, web_app
 from tests.transports.conformance import extend
 
 HOST = "127.0.0.1"

@@ -59,7 +59,15 @@ SURFACES = [
 ]
 
 
-@pytest.mark.parametrize(("index", "case"), list(enumerate(SURFACES)))
+# Each case is a process of its own; the fast suite starts those of every tag at once, of an
+# inclusion and of an exclusion, in both eras (``surface`` itself is checked case by case in
+# tests/test_verbs.py), the slow suite the others.
+FAST_SURFACES = range(len(SURFACES) - 3, len(SURFACES))
+
+
+@pytest.mark.parametrize(("index", "case"), [
+    pytest.param(index, case, marks=() if index in FAST_SURFACES else pytest.mark.slow)
+    for index, case in enumerate(SURFACES)])
 async def test_tools_list_follows_tags_include_and_exclude(
         index: int, case: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]) -> None:
     tags, include, exclude = case
