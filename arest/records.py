@@ -12,10 +12,12 @@ not, ``dataclasses.fields``/``replace``/``asdict``/``is_dataclass``, and an ``__
 Why: CPython 3.11 writes each method a dataclass adds as source text and compiles it, six
 texts for a frozen class, about 1 ms a class, and importing ``dataclasses`` brings
 ``inspect`` with ``ast``, ``dis`` and ``tokenize`` (about 11 ms).  A reopen defined 27 such
-classes before its first command.  Here ``__init__`` is the one text compiled (the dataclass's
-own text, so an instance costs what a dataclass's does); ``__eq__``, ``__hash__``,
-``__repr__`` and the frozen ``__setattr__``/``__delattr__`` are closures over the field
-names; ``dataclasses`` is imported only when something asks for a record's
+classes before its first command.  Here ``__init__`` is the one text (the dataclass's own
+text, so an instance costs what a dataclass's does), and not compiled at a start either: the
+package's records' texts are compiled ahead of time into :mod:`arest.record_inits`'s bytecode,
+each looked up by its exact text (a text not there is compiled as the class is made);
+``__eq__``, ``__hash__``, ``__repr__`` and the frozen ``__setattr__``/``__delattr__`` are
+closures over the field names; ``dataclasses`` is imported only when something asks for a record's
 ``__dataclass_fields__`` (``fields``, ``replace``, ``asdict``) or assigns to a frozen field,
 to raise its ``FrozenInstanceError``.  A class that writes its own ``__eq__``, ``__hash__``
 or ``__repr__`` keeps it, as a dataclass does.  ``tests/test_records.py`` checks every record

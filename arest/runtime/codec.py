@@ -51,12 +51,10 @@ DELTA_SHARE = 4
 ``1 / DELTA_SHARE`` of the relation; otherwise whole (a difference must save room)."""
 
 
-class Encoded(NamedTuple):
-    """A cell as kept apart from its shared cells: its JSON text, and each shared cell it
-    refers to (address → JSON text), directly or through another."""
-
-    text: str
-    shared: dict[str, str]
+Encoded = NamedTuple("Encoded", [("text", str), ("shared", dict[str, str])])  # noqa: UP014
+Encoded.__doc__ = """A cell as kept apart from its shared cells: its JSON text, and each shared
+cell it refers to (address → JSON text), directly or through another.  (Its fields given as
+types, not as the texts this module's annotations are, which ``typing`` would compile.)"""
 
 
 def address(text: str) -> str:
