@@ -12,10 +12,12 @@ not, ``dataclasses.fields``/``replace``/``asdict``/``is_dataclass``, and an ``__
 Why: CPython 3.11 writes each method a dataclass adds as source text and compiles it, six
 texts for a frozen class, about 1 ms a class, and importing ``dataclasses`` brings
 ``inspect`` with ``ast``, ``dis`` and ``tokenize`` (about 11 ms).  A reopen defined 27 such
-classes before its first command.  Here ``__init__`` is the one text compiled (the dataclass's
-own text, so an instance costs what a dataclass's does); ``__eq__``, ``__hash__``,
-``__repr__`` and the frozen ``__setattr__``/``__delattr__`` are closures over the field
-names; ``dataclasses`` is imported only when something asks for a record's
+classes before its first command.  Here ``__init__`` is the one text (the dataclass's own
+text, so an instance costs what a dataclass's does), and not compiled at a start either: the
+package's records' texts are compiled ahead of time into :mod:`arest.record_inits`'s bytecode,
+each looked up by its exact text (a text not there is compiled as the class is made);
+``__eq__``, ``__hash__``, ``__repr__`` and the frozen ``__setattr__``/``__delattr__`` are
+closures over the field names; ``dataclasses`` is imported only when something asks for a record's
 ``__dataclass_fields__`` (``fields``, ``replace``, ``asdict``) or assigns to a frozen field,
 to raise its ``FrozenInstanceError``.  A class that writes its own ``__eq__``, ``__hash__``
 or ``__repr__`` keeps it, as a dataclass does.  ``tests/test_records.py`` checks every record
@@ -34,6 +36,7 @@ from __future__ import annotations
 import reprlib
 from collections.abc import Callable
 from operator import attrgetter
+from types import FunctionType
 from typing import Any, TypeVar, dataclass_transform
 
 T = TypeVar("T")
@@ -167,9 +170,28 @@ def _ordered(cls: type, fields: tuple[Field, ...]) -> None:
 
 
 def _initializer(cls: type, fields: tuple[Field, ...], frozen: bool) -> Callable[..., None]:
-    """``__init__`` as the dataclass writes it, compiled once for the class."""
+    """``__init__`` as the dataclass writes it: its code compiled from exactly this text
+    ahead of time when :mod:`arest.record_inits` holds it (bound to the class's defaults
+    and factories), else compiled now, once for the class."""
+    text, scope, defaults = initializer_text(cls, fields, frozen)
+    from arest.record_inits import WRITTEN  # a module of code objects, loaded once
+
+    code = WRITTEN.get(text)
+    if code is None:
+        exec(compile(text, f"<record {cls.__qualname__}>", "exec"), scope)
+        made: Callable[..., None] = scope["__init__"]
+        return made
+    code = code.replace(co_name="__init__", co_qualname="__init__",
+                        co_filename=f"<record {cls.__qualname__}>")
+    return FunctionType(code, scope, "__init__", defaults or None)
+
+
+def initializer_text(cls: type, fields: tuple[Field, ...], frozen: bool
+                     ) -> tuple[str, dict[str, Any], tuple[Any, ...]]:
+    """The dataclass's text of ``__init__`` for these fields, the globals it reads (the
+    defaults and factories, by name) and its parameters' defaults, in order."""
     scope: dict[str, Any] = {"__object_setattr": object.__setattr__, "__MISSING": MISSING}
-    parameters, lines = ["self"], []
+    parameters, lines, defaults = ["self"], [], []
     for f in fields:
         value = f.name
         if f.default_factory is not MISSING:
@@ -187,15 +209,15 @@ def _initializer(cls: type, fields: tuple[Field, ...], frozen: bool) -> Callable
                               else f"{f.name}=__default_{f.name}")
             if f.default is not MISSING:
                 scope[f"__default_{f.name}"] = f.default
+                defaults.append(f.default)
+            elif f.default_factory is not MISSING:
+                defaults.append(MISSING)
         lines.append(f"__object_setattr(self, {f.name!r}, {value})" if frozen
                      else f"self.{f.name} = {value}")
     if hasattr(cls, "__post_init__"):
         lines.append("self.__post_init__()")
     body = "\n  ".join(lines or ["pass"])
-    text = f"def __init__({', '.join(parameters)}):\n  {body}\n"
-    exec(compile(text, f"<record {cls.__qualname__}>", "exec"), scope)
-    made: Callable[..., None] = scope["__init__"]
-    return made
+    return f"def __init__({', '.join(parameters)}):\n  {body}\n", scope, tuple(defaults)
 
 
 def _define(cls: type, name: str, value: Any) -> None:

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import os
 import pkgutil
+import re
 from functools import cache
+from pathlib import Path
+from types import CodeType
 from typing import Any
 
 import pytest
@@ -17,9 +21,10 @@ from hypothesis import strategies as st
 import arest.algebra
 import arest.compiler
 import arest.forml2
+import arest.record_inits
 import arest.runtime
 import arest.system
-from arest.records import field, record
+from arest.records import field, initializer_text, record
 
 
 def _made_by_record(cls: type) -> bool:
@@ -250,3 +255,99 @@ def test_a_plain_subclass_of_a_record_has_its_fields() -> None:
 
     assert [f.name for f in dataclasses.fields(Plain)] == ["a", "b", "c", "hidden"]
     assert dataclasses.replace(Plain(1), c="d").c == "d" and Plain(1) != Derived(1)
+
+
+# the records' __init__s compiled ahead of time --------------------------------------------
+
+INITS = Path(arest.record_inits.__file__)
+
+CODE_PARTS = ("co_code", "co_consts", "co_names", "co_varnames", "co_argcount", "co_flags",
+              "co_kwonlyargcount", "co_posonlyargcount", "co_nlocals", "co_stacksize",
+              "co_freevars", "co_cellvars", "co_exceptiontable")
+"""What a code object runs (its name, file and line numbers aside)."""
+
+
+def _text(cls: type) -> tuple[str, dict[str, Any], tuple[Any, ...]]:
+    return initializer_text(cls, cls.__record_fields__,  # type: ignore[attr-defined]
+                            frozen(cls))
+
+
+def _compiled(text: str, scope: dict[str, Any]) -> CodeType:
+    """The code of the text compiled now, as ``arest.records`` compiles one not written."""
+    scope = dict(scope)
+    exec(compile(text, "<record>", "exec"), scope)
+    code: CodeType = scope["__init__"].__code__
+    return code
+
+
+def _written_out(text: str, number: int) -> str:
+    """The text as a typed function of the module, under its own name."""
+    head, _, body = text.partition("\n")
+    parameters = head[len("def __init__("):-len("):")].split(", ")
+    typed = [p.replace("=", ": Any = ", 1) if "=" in p else f"{p}: Any" for p in parameters]
+    return (f"def _init_{number}({', '.join(typed)}) -> None:\n{body.replace('  ', '    ')}"
+            f"\n\nWRITTEN[{text!r}] = _init_{number}.__code__\n")
+
+
+def record_inits_module() -> str:
+    """The text of :mod:`arest.record_inits` for the package's records as they are now."""
+    texts = sorted({_text(cls)[0] for cls in records()})
+    names = sorted({name for text in texts for name in re.findall(r"__\w+", text)
+                    if name not in ("__init__", "__post_init__")})
+    return "\n".join([
+        '"""The records\' ``__init__``s compiled ahead of time, so that a start compiles none.',
+        "",
+        "Generated from every record of the package by ``tests/test_records.py``; do not edit,",
+        "regenerate with ``AREST_REGENERATE_RECORD_INITS=1 pytest tests/test_records.py``.  Each",
+        "function is the text :func:`arest.records.initializer_text` makes for a record, typed",
+        "and renamed (neither changes its code), and ``WRITTEN`` maps that text to the code,",
+        "which :mod:`arest.records` binds to the record's own defaults and factories.  A record",
+        "whose text is not here (new or changed) is compiled as it is made, as before, and the",
+        "test fails until this module is regenerated.",
+        '"""',
+        "",
+        "# ruff: noqa: E501  (each text as it is, one line per line of code)",
+        "",
+        "from __future__ import annotations  # as arest.records compiles, so the same flags",
+        "",
+        "from types import CodeType",
+        "from typing import Any",
+        "",
+        "WRITTEN: dict[str, CodeType] = {}",
+        "",
+        "# the globals the functions read, each record's own bound in their place",
+        *(f"{name}: Any = None" for name in names),
+        "",
+        *(f"\n{_written_out(text, number)}" for number, text in enumerate(texts)),
+    ])
+
+
+def test_every_record_s_init_is_compiled_ahead_of_time_from_its_own_text() -> None:
+    if os.environ.get("AREST_REGENERATE_RECORD_INITS") == "1":
+        INITS.write_text(record_inits_module())
+    assert INITS.read_text() == record_inits_module(), (
+        "a record changed: run with AREST_REGENERATE_RECORD_INITS=1")
+    for cls in records():
+        made = cls.__dict__["__init__"]
+        if not made.__code__.co_filename.startswith("<record"):
+            continue  # the class writes its own
+        text, scope, defaults = _text(cls)
+        written = arest.record_inits.WRITTEN[text]
+        for part in CODE_PARTS:
+            assert getattr(made.__code__, part) == getattr(_compiled(text, scope), part) == getattr(
+                written, part), (cls, part)
+        assert made.__defaults__ == (defaults or None)
+        assert made.__globals__ == scope
+        assert (made.__name__, made.__qualname__) == ("__init__", f"{cls.__qualname__}.__init__")
+
+
+def test_a_record_whose_text_is_not_written_is_compiled_when_made() -> None:
+    @record
+    class Unwritten:
+        first_of_its_kind: object
+        with_a_default: object = 3
+        made: list[object] = field(default_factory=list)
+
+    assert _text(Unwritten)[0] not in arest.record_inits.WRITTEN
+    assert Unwritten(1).__dict__ == {"first_of_its_kind": 1, "with_a_default": 3, "made": []}
+    assert Unwritten.__init__.__code__.co_filename.endswith("Unwritten>")

@@ -41,6 +41,7 @@ from arest.algebra import EMPTY_STATE, State, store_all
 from arest.algebra.objects import Object, as_json, from_json
 from arest.algebra.relations import ASSERTED, Archive, Cell, Fact, Relation
 from arest.hashes import blake2b
+from arest.runtime.sealed import SEAL
 
 FORMAT = "arest-cells-2"
 """Format 2 keeps snapshots as shared cells and differences (format 1 kept each whole)."""
@@ -50,12 +51,10 @@ DELTA_SHARE = 4
 ``1 / DELTA_SHARE`` of the relation; otherwise whole (a difference must save room)."""
 
 
-class Encoded(NamedTuple):
-    """A cell as kept apart from its shared cells: its JSON text, and each shared cell it
-    refers to (address → JSON text), directly or through another."""
-
-    text: str
-    shared: dict[str, str]
+Encoded = NamedTuple("Encoded", [("text", str), ("shared", dict[str, str])])  # noqa: UP014
+Encoded.__doc__ = """A cell as kept apart from its shared cells: its JSON text, and each shared
+cell it refers to (address → JSON text), directly or through another.  (Its fields given as
+types, not as the texts this module's annotations are, which ``typing`` would compile.)"""
 
 
 def address(text: str) -> str:
@@ -266,7 +265,10 @@ def _decoded(reader: _Reader, value: Any) -> Cell:
 
 
 def decode(text: str) -> State:
-    """The D a JSON text from :func:`encode` holds; ValueError when it is not one."""
+    """The D a JSON text from :func:`encode` holds, read after its sealed digest's line when
+    it leads with one (:mod:`arest.runtime.sealed`); ValueError when it is not one."""
+    if text.startswith(SEAL):
+        text = text.partition("\n")[2]
     document = json.loads(text)
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ValueError(f"not a {FORMAT} document")

@@ -15,8 +15,9 @@ without an fsync: it follows the journal's own fsync, so it never claims an entr
 on disk, and when it is lost the check is only weaker, never wrong.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typing compiles a NamedTuple's annotations
+# given as text, and the first compile() of a process sets up the AST's types (about 1.5 ms
+# of a reopen; tests/runtime/test_compiled.py checks a reopen compiles nothing).
 import contextlib
 import fcntl
 import mmap

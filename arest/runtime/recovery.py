@@ -40,6 +40,7 @@ from arest.runtime.digest import (
     text,
 )
 from arest.runtime.runner import changed_cells, run_recording
+from arest.runtime.sealed import sealed, unsealed
 from arest.runtime.storage import Entry, Restored, Storage, StorageError
 from arest.system.commands import parse_key
 from arest.system.context import read_context
@@ -118,39 +119,65 @@ def _recorded(db: str | Path, recorded: str, where: str) -> int | None:
 
 
 def _base(storage: Storage, key: str, sources: tuple[tuple[str, str], ...]
-          ) -> tuple[State, str | None, bool]:
-    """The compiled readings: (D, its encoding when the database does not keep it yet,
-    whether the journal was written under them).  A damaged kept copy is compiled again."""
+          ) -> tuple[State, int, str | None, bool]:
+    """The compiled readings: (D, its digest, its encoding when the database does not keep
+    it yet, whether the journal was written under them).  A damaged kept copy is compiled
+    again."""
     kept = storage.base(key)
     if kept is not None:
         try:
-            with held_off():  # the decoded D is kept whole: a collection would find nothing
-                return decode(kept), None, True
+            return (*_decoded(kept), None, True)
         except (ValueError, KeyError, TypeError):
             return (*_compiled(sources, key), True)
     return (*_compiled(sources, key), False)
 
 
-def _compiled(sources: tuple[tuple[str, str], ...], key: str) -> tuple[State, str]:
-    """D from the readings and its encoding: decoded from the compiled state kept beside
-    them when it was made from these readings by this arest (:mod:`arest.runtime.compiled`),
-    else compiled, and then kept there."""
+def _decoded(kept: str) -> tuple[State, int]:
+    """The D a kept text holds and its digest: the one sealed beside the text when the seal
+    holds for exactly this text (:mod:`arest.runtime.sealed`), else recomputed from D."""
+    encoded, sealed_digest = unsealed(kept)
+    with held_off():  # the decoded D is kept whole: a collection would find nothing
+        state = decode(encoded)
+    digest = None if sealed_digest is None else _parsed_or_none(sealed_digest)
+    return state, state_digest(state) if digest is None else digest
+
+
+def _parsed_or_none(stored: str) -> int | None:
+    try:
+        return parsed(stored)
+    except ValueError:
+        return None
+
+
+def _compiled(sources: tuple[tuple[str, str], ...], key: str) -> tuple[State, int, str]:
+    """D from the readings, its digest and its encoding with the digest sealed beside it:
+    decoded from the compiled state kept beside them when it was made from these readings by
+    this arest (:mod:`arest.runtime.compiled`), else compiled, and then kept there."""
     from arest.runtime.compiled import artifact_key, keep_compiled, kept_compiled
 
     artifact = artifact_key(key)
     kept = kept_compiled(sources, artifact)
     if kept is not None:
         try:
-            with held_off():
-                return decode(kept), kept
+            state, digest = _decoded(kept)
         except (ValueError, KeyError, TypeError):
             pass  # a damaged file: compile, and replace it
+        else:
+            return state, digest, _resealed(kept, digest)
     from arest.api import load_sources  # the reader loads only when readings are compiled
 
     state = load_sources(sources)
-    encoded = encode(state)
+    digest = state_digest(state)
+    encoded = sealed(encode(state), text(digest))
     keep_compiled(sources, artifact, encoded)
-    return state, encoded
+    return state, digest, encoded
+
+
+def _resealed(kept: str, digest: int) -> str:
+    """A kept text to keep in the database: as it is when its seal holds, else sealed anew
+    with the digest recomputed from what it holds."""
+    encoded, sealed_digest = unsealed(kept)
+    return kept if sealed_digest == text(digest) else sealed(encoded, text(digest))
 
 
 def _mismatch(db: str | Path, entry: Entry, digest: int, delta: Delta) -> StorageError:
@@ -199,8 +226,8 @@ def recover(storage: Storage, db: str | Path, key: str,
         if rebuilt_on_load(state):
             state = derive_all(state)
     else:
-        state, base_to_keep, checked = _base(storage, key, sources)
-        digest, checkpointed, start = state_digest(state), EMPTY_STATE, 0
+        state, digest, base_to_keep, checked = _base(storage, key, sources)
+        checkpointed, start = EMPTY_STATE, 0
     sequence = start
     for entry in storage.entries(after=start):
         state, digest = replayed(db, state, digest, entry, checked)

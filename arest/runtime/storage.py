@@ -19,8 +19,9 @@ in the checkpoint that dropped the last reference.
 Every method may be called from any thread: each storage serializes its own work.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typing compiles a NamedTuple's annotations
+# given as text, and the first compile() of a process sets up the AST's types (about 1.5 ms
+# of a reopen; tests/runtime/test_compiled.py checks a reopen compiles nothing).
 import contextlib
 import json
 import os

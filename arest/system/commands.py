@@ -23,8 +23,9 @@ lives at the edges (the Python ``apply``, the journal, ``arest apply``).
 (<Effect.WHOLE: 'replaces the whole D'>, 'history')
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typing compiles a NamedTuple's annotations
+# given as text, and the first compile() of a process sets up the AST's types (about 1.5 ms
+# of a reopen; tests/runtime/test_compiled.py checks a reopen compiles nothing).
 import enum
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
