@@ -35,10 +35,10 @@ from __future__ import annotations
 import json
 from collections import ChainMap
 from collections.abc import Mapping
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from arest.algebra import EMPTY_STATE, State, store_all
-from arest.algebra.objects import Object, as_json, from_json
+from arest.algebra.objects import BOTTOM, from_json
 from arest.algebra.relations import ASSERTED, Archive, Cell, Fact, Relation
 from arest.hashes import blake2b
 from arest.runtime.sealed import SEAL
@@ -66,25 +66,48 @@ def address(text: str) -> str:
     return blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def _text(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+def _null_for_bottom(value: object) -> None:
+    """⊥ as JSON's null: of an FFP object's parts, the one JSON does not write by itself (an
+    atom is a str, a sequence a tuple, which JSON writes as the list
+    :func:`~arest.algebra.objects.as_json` makes)."""
+    if value is BOTTOM:
+        return None
+    raise TypeError(f"not an FFP object: {value!r}")
+
+
+_text = json.JSONEncoder(separators=(",", ":"), default=_null_for_bottom).encode
+"""A JSON value (its FFP objects as they are) as compact text: ``_text(v)`` is
+``json.dumps(as_json-ed v, separators=(",", ":"))``, with no list built for an object's
+sequence and no encoder made per call (an encoder keeps nothing between calls)."""
 
 
 def _facts(items: Any) -> dict[str, Any]:
     """``"f"`` (asserted facts) and ``"p"`` (⟨fact, payload⟩ pairs, only when any).  A fact
-    stays a tuple: JSON writes it as the list it would be, and a checkpoint lists every
-    fact of each changed relation."""
+    and a payload stay as they are: JSON writes a tuple as the list it would be."""
     asserted: list[Fact] = []
-    derived: list[list[Any]] = []
+    derived: list[tuple[Fact, object]] = []
     keep = asserted.append
     for fact, payload in items:
         if payload is ASSERTED:
             keep(fact)
         else:  # a payload is an FFP object by the contract of a cell of D
-            derived.append([list(fact), as_json(cast(Object, payload))])
+            derived.append((fact, payload))
     value: dict[str, Any] = {"f": asserted}
     if derived:
         value["p"] = derived
+    return value
+
+
+def _relation_value(relation: Relation) -> dict[str, Any]:
+    """A relation as ``"r"``, ``"f"`` and ``"p"``: what ``{"r": arity, **_facts(items)}``
+    holds, its asserted facts listed by one comprehension (a checkpoint lists every fact of
+    each changed relation, and few are derived), the derived ones read again only when the
+    asserted are fewer than the relation's facts."""
+    asserted = [fact for fact, payload in relation.items() if payload is ASSERTED]
+    value: dict[str, Any] = {"r": relation.arity, "f": asserted}
+    if len(asserted) != len(relation):
+        value["p"] = [(fact, payload) for fact, payload in relation.items()
+                      if payload is not ASSERTED]
     return value
 
 
@@ -98,10 +121,10 @@ class _Writer:
 
     def value(self, contents: Cell) -> dict[str, Any]:
         if isinstance(contents, Relation):
-            return {"r": contents.arity, **_facts(contents.items())}
+            return _relation_value(contents)
         if isinstance(contents, Archive):
             return {"a": self._archive(contents)}
-        return {"o": as_json(contents)}
+        return {"o": contents}  # written by _text as as_json(contents) would be
 
     def _archive(self, archive: Archive) -> list[list[Any]]:
         listed: list[list[Any]] = []

@@ -315,19 +315,22 @@ class SqliteStorage:
             if (row := stored.fetchone()) is None or row[0] != key:
                 for table in ("cells", "refers", "shared"):  # other readings' cells are no use
                     self._db.execute(f"DELETE FROM {table}")
-            referring = False
-            for name, contents in cells.items():
-                dropped = self._db.execute("DELETE FROM refers WHERE cell = ?", (name,))
-                referring = referring or dropped.rowcount > 0
-                if contents is None:
-                    self._db.execute("DELETE FROM cells WHERE name = ?", (name,))
-                    continue
-                self._db.execute("INSERT OR REPLACE INTO cells VALUES (?, ?)",
-                                 (name, contents.text))
-                self._db.executemany("INSERT OR IGNORE INTO shared VALUES (?, ?)",
-                                     contents.shared.items())
-                self._db.executemany("INSERT INTO refers VALUES (?, ?)",
-                                     ((name, where) for where in contents.shared))
+            # Each kind of row in one statement for all the cells (a first checkpoint writes
+            # hundreds): within the transaction the rows kept are those of a statement per
+            # cell, as the cells given touch only their own cells and refers rows.
+            dropped = self._db.executemany("DELETE FROM refers WHERE cell = ?",
+                                           [(name,) for name in cells])
+            referring = dropped.rowcount > 0  # summed over the names
+            kept = [(name, contents) for name, contents in cells.items() if contents is not None]
+            self._db.executemany("DELETE FROM cells WHERE name = ?",
+                                 [(name,) for name, contents in cells.items() if contents is None])
+            self._db.executemany("INSERT OR REPLACE INTO cells VALUES (?, ?)",
+                                 [(name, contents.text) for name, contents in kept])
+            self._db.executemany("INSERT OR IGNORE INTO shared VALUES (?, ?)",
+                                 [item for _, contents in kept for item in contents.shared.items()])
+            self._db.executemany("INSERT INTO refers VALUES (?, ?)",
+                                 [(name, where) for name, contents in kept
+                                  for where in contents.shared])
             if referring:
                 self._db.execute("DELETE FROM shared WHERE address NOT IN"
                                  " (SELECT address FROM refers)")
