@@ -75,10 +75,14 @@ def _null_for_bottom(value: object) -> None:
     raise TypeError(f"not an FFP object: {value!r}")
 
 
-_text = json.JSONEncoder(separators=(",", ":"), default=_null_for_bottom).encode
+_text = json.JSONEncoder(separators=(",", ":"), default=_null_for_bottom,
+                         check_circular=False).encode
 """A JSON value (its FFP objects as they are) as compact text: ``_text(v)`` is
 ``json.dumps(as_json-ed v, separators=(",", ":"))``, with no list built for an object's
-sequence and no encoder made per call (an encoder keeps nothing between calls)."""
+sequence and no encoder made per call (an encoder keeps nothing between calls).  No check
+for a value holding itself, which costs a third of the writing of a relation's facts: a
+cell's value holds none (its facts and objects are tuples, which cannot hold themselves, in
+lists and dicts the codec makes anew)."""
 
 
 def _facts(items: Any) -> dict[str, Any]:
