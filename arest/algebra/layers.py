@@ -140,17 +140,21 @@ class Base:
 
 
 def edited(
-    indexes: tuple[Index, ...], written: list[tuple[Fact, object, bool]], dropped: list[Fact]
-) -> tuple[Index, ...]:
+    indexes: tuple[Index | None, ...], written: list[tuple[Fact, object, bool]],
+    dropped: list[Fact]
+) -> tuple[Index | None, ...]:
     """The overlay indexes without the dropped facts and with each written (fact, payload,
     new) set: the payload under the first role, True under the others when the fact is new.
 
-    Each index maps a value in its role to {fact: payload}.
+    Each index maps a value in its role to {fact: payload}; one that is None (a role not
+    indexed yet, built from the first role's when asked) stays None.
     """
     if len(written) + len(dropped) <= _FEW:
         # Copying a path per fact is cheaper than opening batches for a handful of facts.
         edited = list(indexes)
         for role, index in enumerate(indexes):
+            if index is None:
+                continue
             for fact in dropped:
                 payloads = index[fact[role]].delete(fact)
                 index = index.set(fact[role], payloads) if payloads else index.delete(fact[role])
@@ -161,9 +165,9 @@ def edited(
             edited[role] = index
         return tuple(edited)
     return tuple(
-        batch_edited(index, role, [(fact, payload if role == 0 else True)
-                                    for fact, payload, new in written if role == 0 or new],
-                      dropped)
+        None if index is None else batch_edited(
+            index, role, [(fact, payload if role == 0 else True)
+                          for fact, payload, new in written if role == 0 or new], dropped)
         for role, index in enumerate(indexes)
     )
 
