@@ -58,9 +58,10 @@ ASSERTED: Final = True
 _ABSENT: Final = object()
 """The payload of a fact that is not there, inside this module (``payload`` says None)."""
 
-_Trail: TypeAlias = "tuple[tuple[Fact, ...], Any, int] | None"
+_Trail: TypeAlias = "tuple[tuple[Fact, ...], Any, int] | tuple[Fact, Any, int, bool] | None"
 """A relation's edits since its base, newest first: (facts the edit touched, the trail before
-it, facts on the trail); None before the first edit."""
+it, facts on the trail), or for an edit adding one fact (fact, the trail before it, facts on
+the trail, True), which builds no tuple around the fact; None before the first edit."""
 
 _CUT: Final[tuple[tuple[Fact, ...], Any, int]] = ((), None, 0)
 """Where a trail was cut: the edits before it are forgotten (see ``Relation._edited``)."""
@@ -246,9 +247,9 @@ class Relation:
         trail = self._trail
         length = (trail[2] if trail is not None else 0) + 1
         if length > 2 * floor and length > 2 * (layered + 1):
-            trail = ((fact,), _CUT, 1)
+            trail = (fact, _CUT, 1, True)
         else:
-            trail = ((fact,), trail, length)
+            trail = (fact, trail, length, True)
         new = object.__new__(type(self))
         new.arity, new._base, new._indexes = arity, base, indexes
         new._removed, new._size, new._trail = removed, size + 1, trail
@@ -269,7 +270,8 @@ class Relation:
         if len(fact) != self.arity:
             raise ValueError(f"a fact of {len(fact)} roles in a relation of {self.arity}")
         value = fact[role]
-        if self._index(role).get(value):
+        index = self._indexes[role]
+        if (index if index is not None else self._index(role)).get(value):
             return None
         base = self._base
         base_size = 0
@@ -311,9 +313,9 @@ class Relation:
         trail = self._trail
         length = (trail[2] if trail is not None else 0) + 1
         if length > 2 * floor and length > 2 * (layered + 1):
-            trail = ((fact,), _CUT, 1)
+            trail = (fact, _CUT, 1, True)
         else:
-            trail = ((fact,), trail, length)
+            trail = (fact, trail, length, True)
         new = object.__new__(type(self))
         new.arity, new._base, new._indexes = arity, base, indexes
         new._removed, new._size, new._trail = removed, size + 1, trail
@@ -619,7 +621,10 @@ class Relation:
                 for payloads in chain(self._overlay().values(), earlier._overlay().values()):
                     touched.extend(payloads)
                 break
-            touched.extend(node[0])
+            if len(node) == 4:  # one fact added
+                touched.append(node[0])
+            else:
+                touched.extend(node[0])
             node = node[1]
         return self._changes_among(earlier, dict.fromkeys(touched))
 
@@ -743,7 +748,8 @@ class Relation:
 
     def matching(self, role: int, value: str) -> Iterator[Fact]:
         """The facts whose role ``role`` (0-based) holds value, by index."""
-        in_overlay = self._index(role).get(value, EMPTY)
+        index = self._indexes[role]
+        in_overlay = (index if index is not None else self._index(role)).get(value, EMPTY)
         if self._base is None:
             return iter(in_overlay)
         listed = self._base.index(role).get(value, ())
@@ -759,7 +765,9 @@ class Relation:
         >>> sorted(index.get("x", ())), list(index.get("y", ()))
         ([('a', 'x'), ('b', 'x')], [])
         """
-        in_overlay = self._index(role)
+        in_overlay = self._indexes[role]
+        if in_overlay is None:
+            in_overlay = self._index(role)
         if self._base is None:
             return in_overlay
         if not self._removed and not in_overlay:
@@ -795,7 +803,8 @@ class Relation:
         >>> r.count(1, "x"), r.remove(("a", "x")).count(1, "x")
         (2, 1)
         """
-        counted = len(self._index(role).get(value, EMPTY))
+        index = self._indexes[role]
+        counted = len((index if index is not None else self._index(role)).get(value, EMPTY))
         if self._base is None:
             return counted
         listed = self._base.index(role).get(value, ())
@@ -815,7 +824,9 @@ class Relation:
         >>> sorted(Relation.of(2, [("a", "x"), ("b", "x")]).values(1))
         ['x']
         """
-        in_overlay = self._index(role)
+        in_overlay = self._indexes[role]
+        if in_overlay is None:
+            in_overlay = self._index(role)
         if self._base is None:
             return iter(in_overlay)
         by_value = self._base.index(role)
