@@ -3,7 +3,8 @@
 A relation (:mod:`arest.algebra.relations`) is base − removed ∪ overlay.  The base is a dict
 fact → payload that nothing writes once it is here, with an index per role built the first
 time that role is searched; the overlay is one persistent index per role, value →
-{fact: payload} (True under the roles after the first).
+{fact: payload} (True under the roles after the first, each None until its role is first
+searched).
 
 A base may keep payloads *implied* (:class:`Implied`): a payload that is one atom stands for
 the payload its fact and that atom imply, so that a derivation of millions of facts keeps one
