@@ -3,7 +3,8 @@
 A relation (:mod:`arest.algebra.relations`) is base − removed ∪ overlay.  The base is a dict
 fact → payload that nothing writes once it is here, with an index per role built the first
 time that role is searched; the overlay is one persistent index per role, value →
-{fact: payload} (True under the roles after the first).
+{fact: payload} (True under the roles after the first, each None until its role is first
+searched).
 
 A base may keep payloads *implied* (:class:`Implied`): a payload that is one atom stands for
 the payload its fact and that atom imply, so that a derivation of millions of facts keeps one
@@ -140,17 +141,21 @@ class Base:
 
 
 def edited(
-    indexes: tuple[Index, ...], written: list[tuple[Fact, object, bool]], dropped: list[Fact]
-) -> tuple[Index, ...]:
+    indexes: tuple[Index | None, ...], written: list[tuple[Fact, object, bool]],
+    dropped: list[Fact]
+) -> tuple[Index | None, ...]:
     """The overlay indexes without the dropped facts and with each written (fact, payload,
     new) set: the payload under the first role, True under the others when the fact is new.
 
-    Each index maps a value in its role to {fact: payload}.
+    Each index maps a value in its role to {fact: payload}; one that is None (a role not
+    indexed yet, built from the first role's when asked) stays None.
     """
     if len(written) + len(dropped) <= _FEW:
         # Copying a path per fact is cheaper than opening batches for a handful of facts.
         edited = list(indexes)
         for role, index in enumerate(indexes):
+            if index is None:
+                continue
             for fact in dropped:
                 payloads = index[fact[role]].delete(fact)
                 index = index.set(fact[role], payloads) if payloads else index.delete(fact[role])
@@ -161,9 +166,9 @@ def edited(
             edited[role] = index
         return tuple(edited)
     return tuple(
-        batch_edited(index, role, [(fact, payload if role == 0 else True)
-                                    for fact, payload, new in written if role == 0 or new],
-                      dropped)
+        None if index is None else batch_edited(
+            index, role, [(fact, payload if role == 0 else True)
+                          for fact, payload, new in written if role == 0 or new], dropped)
         for role, index in enumerate(indexes)
     )
 

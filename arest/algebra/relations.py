@@ -12,7 +12,10 @@ A relation is three layers, whose meaning is ``facts = (base − removed) ∪ ov
 - the *base*, a frozen ``dict`` fact → payload (possibly absent), with a per-role index
   (value → facts) built on first use and shared by every relation over that base;
 - the *overlay*, persistent maps value → {fact: payload} per role, for the facts added or
-  re-payloaded since the base was frozen;
+  re-payloaded since the base was frozen; the first role's map is the overlay itself, and
+  another role's is built from it the first time that role is searched, then kept up by every
+  edit of the relation and of those made from it (until then an edit writes one path, not
+  one per role);
 - *removed*, a persistent set of base facts that are hidden.
 
 The overlay never repeats a visible base fact, so each layer is read once and nothing is
@@ -43,7 +46,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from itertools import chain
 from typing import Any, ClassVar, Final, Protocol, TypeAlias
 
-from arest.algebra.layers import Base, Implied, edited
+from arest.algebra.layers import Base, Implied, batch_edited, edited
 from arest.algebra.layers import Fact as Fact
 from arest.algebra.layers import Index as _Index
 from arest.algebra.objects import Object
@@ -55,12 +58,17 @@ ASSERTED: Final = True
 _ABSENT: Final = object()
 """The payload of a fact that is not there, inside this module (``payload`` says None)."""
 
-_Trail: TypeAlias = "tuple[tuple[Fact, ...], Any, int] | None"
+_Trail: TypeAlias = "tuple[tuple[Fact, ...], Any, int] | tuple[Fact, Any, int, bool] | None"
 """A relation's edits since its base, newest first: (facts the edit touched, the trail before
-it, facts on the trail); None before the first edit."""
+it, facts on the trail), or for an edit adding one fact (fact, the trail before it, facts on
+the trail, True), which builds no tuple around the fact; None before the first edit."""
 
 _CUT: Final[tuple[tuple[Fact, ...], Any, int]] = ((), None, 0)
 """Where a trail was cut: the edits before it are forgotten (see ``Relation._edited``)."""
+
+_Indexes: TypeAlias = "tuple[_Index | None, ...]"
+"""A relation's overlay indexes, one per role: the first always there (the overlay itself),
+another None until its role is first searched (:meth:`Relation._index`)."""
 
 
 
@@ -94,7 +102,14 @@ class Relation:
 
     In the overlay, the index of the first role is also the set itself and holds the
     payloads (the other roles' indexes hold True): a fact is there when it is among the facts
-    its first value selects, so adding a fact writes one path per role and nothing more.
+    its first value selects, so adding a fact writes one path per role kept and nothing more.
+    The index of a later role is kept from the first search of that role on (by the relation
+    searched and every relation edited from it): a fact type whose later roles nobody
+    searches, a Customer's Name, costs its writes one path and not two.  Building it writes a
+    slot of a relation that is already shared, but only with what the overlay already says,
+    so no reader can tell (two threads may both build it: each keeps an equal map).
+
+        r._index(i) = {v ↦ {f: True | f ∈ overlay(r), f[i] = v}}   for 0 < i < arity
 
     ``compaction_floor`` is the least number of overlay and removed entries that folds the
     layers into a new base; a subclass may lower it (tests do, to fold often).
@@ -107,13 +122,13 @@ class Relation:
     def __init__(self, arity: int) -> None:
         self.arity = arity
         self._base: Base | None = None
-        self._indexes: tuple[_Index, ...] = (EMPTY,) * arity
+        self._indexes: _Indexes = (EMPTY, *(None,) * (arity - 1)) if arity else ()
         self._removed: PersistentMap[Fact, bool] = EMPTY
         self._size = 0
         self._trail: _Trail = None
 
     def _layered(
-        self, base: Base | None, indexes: tuple[_Index, ...],
+        self, base: Base | None, indexes: _Indexes,
         removed: PersistentMap[Fact, bool], size: int, trail: _Trail = None,
     ) -> Relation:
         new = object.__new__(type(self))
@@ -191,7 +206,7 @@ class Relation:
             return self if known is not _ABSENT and known == payload else self._changed(
                 {fact: payload})
         indexes = self._indexes
-        first = indexes[0]
+        first: _Index = indexes[0]  # type: ignore[assignment]
         head = fact[0]
         group = first.get(head)
         if group is None:
@@ -222,17 +237,19 @@ class Relation:
             indexes = (written,)
         elif arity == 2:
             second, value = indexes[1], fact[1]
-            indexes = (written, second.set(value, second.get(value, EMPTY).set(fact, True)))
+            indexes = (written, None if second is None else second.set(
+                value, second.get(value, EMPTY).set(fact, True)))
         else:
-            indexes = (written, *[index.set(value, index.get(value, EMPTY).set(fact, True))
-                                  for index, value in zip(indexes[1:], fact[1:], strict=True)])
+            indexes = (written, *[
+                None if index is None else index.set(value, index.get(value, EMPTY).set(
+                    fact, True)) for index, value in zip(indexes[1:], fact[1:], strict=True)])
         # The trail grows by one edit (``_edited``, inline: the same cut).
         trail = self._trail
         length = (trail[2] if trail is not None else 0) + 1
         if length > 2 * floor and length > 2 * (layered + 1):
-            trail = ((fact,), _CUT, 1)
+            trail = (fact, _CUT, 1, True)
         else:
-            trail = ((fact,), trail, length)
+            trail = (fact, trail, length, True)
         new = object.__new__(type(self))
         new.arity, new._base, new._indexes = arity, base, indexes
         new._removed, new._size, new._trail = removed, size + 1, trail
@@ -253,7 +270,8 @@ class Relation:
         if len(fact) != self.arity:
             raise ValueError(f"a fact of {len(fact)} roles in a relation of {self.arity}")
         value = fact[role]
-        if self._indexes[role].get(value):
+        index = self._indexes[role]
+        if (index if index is not None else self._index(role)).get(value):
             return None
         base = self._base
         base_size = 0
@@ -265,7 +283,7 @@ class Relation:
                     return None
                 return self.add(fact)  # its base facts all hidden: the fact may be one
             base_size = len(base.facts)
-        group = EMPTY if role == 0 else self._indexes[0].get(fact[0], EMPTY)
+        group = EMPTY if role == 0 else self._overlay().get(fact[0], EMPTY)
         return self._put_new(fact, ASSERTED, group, base_size)
 
     def _put_new(self, fact: Fact, payload: object, group: PersistentMap[Fact, object],
@@ -278,23 +296,26 @@ class Relation:
         if layered >= floor and layered >= base_size // 2:
             return self._changed({fact: payload})
         arity, base, indexes = self.arity, self._base, self._indexes
-        first, head = indexes[0], fact[0]
+        first: _Index = indexes[0]  # type: ignore[assignment]
+        head = fact[0]
         written = first.set(head, group.set(fact, payload))
         if arity == 1:
             indexes = (written,)
         elif arity == 2:
             second, value = indexes[1], fact[1]
-            indexes = (written, second.set(value, second.get(value, EMPTY).set(fact, True)))
+            indexes = (written, None if second is None else second.set(
+                value, second.get(value, EMPTY).set(fact, True)))
         else:
-            indexes = (written, *[index.set(value, index.get(value, EMPTY).set(fact, True))
-                                  for index, value in zip(indexes[1:], fact[1:], strict=True)])
+            indexes = (written, *[
+                None if index is None else index.set(value, index.get(value, EMPTY).set(
+                    fact, True)) for index, value in zip(indexes[1:], fact[1:], strict=True)])
         # The trail grows by one edit (``_edited``, inline: the same cut).
         trail = self._trail
         length = (trail[2] if trail is not None else 0) + 1
         if length > 2 * floor and length > 2 * (layered + 1):
-            trail = ((fact,), _CUT, 1)
+            trail = (fact, _CUT, 1, True)
         else:
-            trail = ((fact,), trail, length)
+            trail = (fact, trail, length, True)
         new = object.__new__(type(self))
         new.arity, new._base, new._indexes = arity, base, indexes
         new._removed, new._size, new._trail = removed, size + 1, trail
@@ -322,8 +343,11 @@ class Relation:
             return self
         if self.arity and (self._base is None or fact not in self._base.facts):
             # A fact of the overlay only: its path in each role's index goes.
-            indexes: list[_Index] = []
+            indexes: list[_Index | None] = []
             for index, value in zip(self._indexes, fact, strict=True):
+                if index is None:
+                    indexes.append(None)
+                    continue
                 rest = index[value].delete(fact)
                 indexes.append(index.set(value, rest) if rest else index.delete(value))
             return self._layered(self._base, tuple(indexes), self._removed, self._size - 1,
@@ -435,7 +459,7 @@ class Relation:
         """The changed relation with the base as it is, the changes made in overlay and removed."""
         base_facts = self._base.facts if self._base is not None else {}
         implied = self._base.implied if self._base is not None else None
-        overlay, removed, size = self._indexes[0], self._removed, self._size
+        overlay, removed, size = self._overlay(), self._removed, self._size
         written: list[tuple[Fact, object, bool]] = []  # (fact, payload, new to the overlay)
         dropped: list[Fact] = []  # facts leaving the overlay
         hidden: list[Fact] = []  # base facts to hide
@@ -468,7 +492,21 @@ class Relation:
 
     def _overlay(self) -> _Index:
         """The overlay's first-role index: first value → {fact: payload}."""
-        return self._indexes[0] if self._indexes else EMPTY
+        return self._indexes[0] if self._indexes else EMPTY  # type: ignore[return-value]
+
+    def _index(self, role: int) -> _Index:
+        """The overlay's index of role ``role``: value → {fact: True} (the payloads under
+        the first role), built from the overlay and kept here the first time it is asked."""
+        indexes = self._indexes
+        index = indexes[role]
+        if index is not None:
+            return index
+        index = batch_edited(EMPTY, role, [(fact, True) for payloads in self._overlay().values()
+                                           for fact in payloads], [])
+        # Only this slot changes: a thread that builds another role's index at the same time
+        # may write its tuple over this one, and the lost index is built again when asked.
+        self._indexes = (*indexes[:role], index, *indexes[role + 1:])
+        return index
 
     def _find(self, fact: object) -> object:
         """fact's payload, or _ABSENT when fact is not in the relation."""
@@ -479,7 +517,10 @@ class Relation:
             payload = base.facts.get(fact, _ABSENT)
             if payload is not _ABSENT and fact not in self._removed:
                 return payload if base.implied is None else base.implied.payload(fact, payload)
-        return self._indexes[0].get(fact[0], EMPTY).get(fact, _ABSENT) if fact else _ABSENT
+        if not fact:
+            return _ABSENT
+        overlay: _Index = self._indexes[0]  # type: ignore[assignment]
+        return overlay.get(fact[0], EMPTY).get(fact, _ABSENT)
 
     def payload(self, fact: Fact) -> object | None:
         """The payload fact carries; None when fact is not in the relation.
@@ -580,7 +621,10 @@ class Relation:
                 for payloads in chain(self._overlay().values(), earlier._overlay().values()):
                     touched.extend(payloads)
                 break
-            touched.extend(node[0])
+            if len(node) == 4:  # one fact added
+                touched.append(node[0])
+            else:
+                touched.extend(node[0])
             node = node[1]
         return self._changes_among(earlier, dict.fromkeys(touched))
 
@@ -704,7 +748,8 @@ class Relation:
 
     def matching(self, role: int, value: str) -> Iterator[Fact]:
         """The facts whose role ``role`` (0-based) holds value, by index."""
-        in_overlay = self._indexes[role].get(value, EMPTY)
+        index = self._indexes[role]
+        in_overlay = (index if index is not None else self._index(role)).get(value, EMPTY)
         if self._base is None:
             return iter(in_overlay)
         listed = self._base.index(role).get(value, ())
@@ -720,11 +765,14 @@ class Relation:
         >>> sorted(index.get("x", ())), list(index.get("y", ()))
         ([('a', 'x'), ('b', 'x')], [])
         """
+        in_overlay = self._indexes[role]
+        if in_overlay is None:
+            in_overlay = self._index(role)
         if self._base is None:
-            return self._indexes[role]
-        if not self._removed and not self._indexes[role]:
+            return in_overlay
+        if not self._removed and not in_overlay:
             return self._base.index(role)
-        return _Matching(self._base, self._indexes[role], role, self._removed)
+        return _Matching(self._base, in_overlay, role, self._removed)
 
     def indexed(self, roles: Iterable[int]) -> Relation:
         """This relation, with the index of each of roles built now rather than on the first
@@ -755,7 +803,8 @@ class Relation:
         >>> r.count(1, "x"), r.remove(("a", "x")).count(1, "x")
         (2, 1)
         """
-        counted = len(self._indexes[role].get(value, EMPTY))
+        index = self._indexes[role]
+        counted = len((index if index is not None else self._index(role)).get(value, EMPTY))
         if self._base is None:
             return counted
         listed = self._base.index(role).get(value, ())
@@ -776,6 +825,8 @@ class Relation:
         ['x']
         """
         in_overlay = self._indexes[role]
+        if in_overlay is None:
+            in_overlay = self._index(role)
         if self._base is None:
             return iter(in_overlay)
         by_value = self._base.index(role)
