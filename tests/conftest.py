@@ -1,6 +1,7 @@
 """Test-wide settings: a Hypothesis profile that keeps the suite free of timing assertions, the
 one policy for the external tutor corpus, and a throwaway PostgreSQL (``tests/postgres.py``)."""
 
+import compileall
 import fcntl
 import itertools
 import os
@@ -23,6 +24,16 @@ settings.register_profile(
 )
 settings.register_profile("dev", deadline=None, max_examples=100)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The package's bytecode compiled once, before the workers start, where it is missing
+    or stale: the tests start about 130 ``arest`` processes, and where the environment sets
+    PYTHONDONTWRITEBYTECODE (a fresh clone in CI) each would otherwise compile every module
+    of the package from source (about 2 s a process).  ``py_compile`` writes it whatever
+    that setting says; the processes only read it."""
+    if not hasattr(config, "workerinput"):
+        compileall.compile_dir(Path(__file__).resolve().parents[1] / "arest", quiet=1)
 
 
 @pytest.fixture(scope="session")
