@@ -126,20 +126,26 @@ def _base(storage: Storage, key: str, sources: tuple[tuple[str, str], ...]
     kept = storage.base(key)
     if kept is not None:
         try:
-            return (*_decoded(kept), None, True)
+            state, digest, _ = _decoded(kept)
+            return state, digest, None, True
         except (ValueError, KeyError, TypeError):
             return (*_compiled(sources, key), True)
     return (*_compiled(sources, key), False)
 
 
-def _decoded(kept: str) -> tuple[State, int]:
-    """The D a kept text holds and its digest: the one sealed beside the text when the seal
-    holds for exactly this text (:mod:`arest.runtime.sealed`), else recomputed from D."""
+def _decoded(kept: str) -> tuple[State, int, str]:
+    """The D a kept text holds, its digest and the text to keep: the digest sealed beside
+    the text and the text as it is when the seal holds for exactly this text
+    (:mod:`arest.runtime.sealed`), else the digest recomputed from D and the text sealed
+    anew with it."""
     encoded, sealed_digest = unsealed(kept)
     with held_off():  # the decoded D is kept whole: a collection would find nothing
         state = decode(encoded)
     digest = None if sealed_digest is None else _parsed_or_none(sealed_digest)
-    return state, state_digest(state) if digest is None else digest
+    if digest is None:
+        digest = state_digest(state)
+        return state, digest, sealed(encoded, text(digest))
+    return state, digest, kept
 
 
 def _parsed_or_none(stored: str) -> int | None:
@@ -159,11 +165,9 @@ def _compiled(sources: tuple[tuple[str, str], ...], key: str) -> tuple[State, in
     kept = kept_compiled(sources, artifact)
     if kept is not None:
         try:
-            state, digest = _decoded(kept)
+            return _decoded(kept)
         except (ValueError, KeyError, TypeError):
             pass  # a damaged file: compile, and replace it
-        else:
-            return state, digest, _resealed(kept, digest)
     from arest.api import load_sources  # the reader loads only when readings are compiled
 
     state = load_sources(sources)
@@ -171,13 +175,6 @@ def _compiled(sources: tuple[tuple[str, str], ...], key: str) -> tuple[State, in
     encoded = sealed(encode(state), text(digest))
     keep_compiled(sources, artifact, encoded)
     return state, digest, encoded
-
-
-def _resealed(kept: str, digest: int) -> str:
-    """A kept text to keep in the database: as it is when its seal holds, else sealed anew
-    with the digest recomputed from what it holds."""
-    encoded, sealed_digest = unsealed(kept)
-    return kept if sealed_digest == text(digest) else sealed(encoded, text(digest))
 
 
 def _mismatch(db: str | Path, entry: Entry, digest: int, delta: Delta) -> StorageError:
