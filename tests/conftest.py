@@ -7,9 +7,10 @@ import itertools
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, Final
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, is_hypothesis_test, settings
 
 from tests import corpus
 from tests import postgres as pg
@@ -66,14 +67,48 @@ def pg_database(postgres: pg.Database, _database_numbers: Iterator[int]) -> Iter
     pg.drop_database(postgres, database.name)
 
 
+FAST_SHARE: Final = 4
+"""The fast suite tries a property on a quarter of its examples (at least
+:data:`FEWEST_EXAMPLES`, at most all); ``.ci/run`` runs every property of the fast suite again
+on all of them (``AREST_FULL_PROPERTIES=1 pytest -m property``)."""
+
+FEWEST_EXAMPLES: Final = 5
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A test that takes the ``postgres`` fixture (``pg_database`` does) is marked ``postgres``
-    before ``-m`` selects: it runs in the PostgreSQL step (``pytest -m postgres``), never in the
-    fast suite."""
+    """Before ``-m`` selects: a test that takes the ``postgres`` fixture (``pg_database`` does)
+    is marked ``postgres``, so it runs in the PostgreSQL step (``pytest -m postgres``), never
+    in the fast suite; a Hypothesis property is marked ``property``, and one of the fast suite
+    (neither ``slow`` nor ``postgres``) tries :data:`FAST_SHARE`'s share of its examples
+    unless AREST_FULL_PROPERTIES=1."""
+    full = os.environ.get("AREST_FULL_PROPERTIES") == "1"
+    shared: set[int] = set()
     for item in items:
         if "postgres" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.postgres)
+        test = getattr(item, "obj", None)
+        if not is_hypothesis_test(test):
+            continue
+        item.add_marker(pytest.mark.property)
+        if full or id(test) in shared or item.get_closest_marker("slow") \
+                or item.get_closest_marker("postgres"):
+            continue
+        shared.add(id(test))  # a parametrized property's items share its function
+        _try_a_share(test)
+
+
+def _try_a_share(test: Any) -> None:
+    """test's Hypothesis settings with a :data:`FAST_SHARE` of its examples.  Hypothesis reads
+    them from the attribute its decorators set each time the test runs; where a version
+    keeps them elsewhere this fails the collection rather than run every example unasked."""
+    given = getattr(test, "_hypothesis_internal_use_settings", None)
+    if not isinstance(given, settings):
+        raise pytest.UsageError(
+            f"{test.__qualname__}: this Hypothesis keeps a test's settings elsewhere; "
+            "tests/conftest.py cannot give the fast suite a share of its examples")
+    examples = min(given.max_examples, max(FEWEST_EXAMPLES, given.max_examples // FAST_SHARE))
+    test._hypothesis_internal_use_settings = settings(given, max_examples=examples)
 
 
 @pytest.fixture(autouse=True)
@@ -81,8 +116,9 @@ def _one_group_at_a_time(request: pytest.FixtureRequest,
                          tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Tests of one ``xdist_group`` never run at once, on any worker: those of
     ``documented-ports`` serve on the ports their blocks name.  (pytest-xdist's
-    ``--dist loadgroup`` is meant to keep a group on one worker, but under pytest 9 it
-    spreads them, so a lock in the run's shared temporary folder keeps them apart.)"""
+    ``--dist loadgroup`` keeps a group on one worker, but pytest 9.2 broke that, and a
+    pytest that breaks it again must not make those tests collide: a lock in the run's
+    shared temporary folder keeps them apart whatever the scheduler does.)"""
     mark = request.node.get_closest_marker("xdist_group")
     if mark is None:
         yield

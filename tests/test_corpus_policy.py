@@ -45,6 +45,7 @@ def run(required: dict[str, str], corpus: Path) -> subprocess.CompletedProcess[s
         cwd=ROOT, env=environ, capture_output=True, text=True, check=False)
 
 
+@pytest.mark.slow  # two pytest sessions of their own: 6-7 s of CPU each, their plugins' imports
 def test_the_fixture_skips_a_test_outside_ci_and_fails_it_in_ci(tmp_path: Path) -> None:
     skipped = run({}, tmp_path / "absent")
     assert skipped.returncode == 0, skipped.stdout

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,17 +16,17 @@ from mcp.client.stdio import StdioServerParameters
 
 from tests.federation.json_api import Api, serving
 from tests.federation.test_federation import CUSTOMERS, READINGS
+from tests.forking import arest_command
 
 pytestmark = pytest.mark.anyio
 
 
 @asynccontextmanager
 async def arest_mcp(readings: Path, *options: str) -> AsyncIterator[Client]:
-    process = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "arest", "mcp", "--mode", "local", "--readings", str(readings),
-              "--db", ":memory:", "--allow-outbound", "127.0.0.1/32", *options],
-        env={**os.environ})
+    command, *args = arest_command(
+        "mcp", "--mode", "local", "--readings", str(readings), "--db", ":memory:",
+        "--allow-outbound", "127.0.0.1/32", *options)
+    process = StdioServerParameters(command=command, args=args, env={**os.environ})
     async with Client(process) as client:
         yield client
 

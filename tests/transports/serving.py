@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.forking import arest_command
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -24,14 +26,16 @@ ROOT = Path(__file__).resolve().parents[2]
 @contextmanager
 def arest_serve(log_dir: Path, readings: Path, *options: str,
                 program: tuple[str, ...] = ("arest", "serve")) -> Iterator[str]:
-    """A running ``arest serve READINGS OPTIONS…`` (or ``python -m PROGRAM …``, from the
-    repository's root); its base URL.  Its output goes to a log in log_dir, shown when it
+    """A running ``arest serve READINGS OPTIONS…`` (forked by this process's fork server,
+    ``tests/forking.py``), or ``python -m PROGRAM …``, from the repository's root; its base
+    URL.  Its output goes to a log in log_dir, shown when it
     does not start."""
     port = free_port()
     log = (log_dir / f"serve-{port}.log").open("w+")
-    process = subprocess.Popen(
-        [sys.executable, "-m", *program, str(readings), "--port", str(port), *options],
-        stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    arguments = (*program[1:], str(readings), "--port", str(port), *options)
+    command = arest_command(*arguments) if program[0] == "arest" \
+        else [sys.executable, "-m", program[0], *arguments]
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
     try:
         deadline = time.monotonic() + 60
         while True:

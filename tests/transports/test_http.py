@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -21,6 +20,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 from arest.verbs import CATALOGUE, TAGS, surface
+from tests.forking import arest_command
 from tests.transports.serving import arest_serve
 
 READINGS = Path(__file__).parent / "readings"
@@ -176,11 +176,11 @@ async def test_dns_rebinding_is_refused(server: str) -> None:
 async def test_remote_mode_relays_to_the_server(server: str, era: str) -> None:
     from mcp.client.stdio import StdioServerParameters
 
+    command, *args = arest_command(
+        "mcp", "--mode", "remote", "--url", server, "--tags", "entity,persistence",
+        "--exclude-tools", "delete", "--include-tools", "ask")
     relay = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "arest", "mcp", "--mode", "remote", "--url", server,
-              "--tags", "entity,persistence", "--exclude-tools", "delete",
-              "--include-tools", "ask"],
+        command=command, args=args,
         env={**__import__("os").environ, "AREST_API_KEY": API_KEY})
     sampled: list[Any] = []
 
@@ -255,7 +255,7 @@ def _relay_once(url: str, *options: str) -> subprocess.CompletedProcess[str]:
                              "clientInfo": {"name": "test", "version": "0"}}}
     env = {k: v for k, v in __import__("os").environ.items() if k != "AREST_API_KEY"}
     return subprocess.run(
-        [sys.executable, "-m", "arest", "mcp", "--mode", "remote", "--url", url, *options],
+        arest_command("mcp", "--mode", "remote", "--url", url, *options),
         input=json.dumps(initialize) + "\n", capture_output=True, text=True, timeout=60,
         env=env)
 

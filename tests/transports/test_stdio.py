@@ -19,6 +19,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from arest.verbs import CATALOGUE, TAGS, surface
+from tests.forking import arest_command
 
 READINGS = Path(__file__).parent / "readings"
 ERAS = ["auto", "legacy"]
@@ -34,9 +35,9 @@ def arguments(db: Path | str, *options: str) -> list[str]:
 @asynccontextmanager
 async def arest_mcp(era: str, db: Path | str = ":memory:", *options: str,
                     env: dict[str, str] | None = None) -> AsyncIterator[Client]:
-    process = StdioServerParameters(command=sys.executable,
-                                    args=arguments(db, *options) if env is None
-                                    else ["-m", "arest", "mcp", *options],
+    command, *args = arest_command(*(arguments(db, *options) if env is None
+                                     else ["-m", "arest", "mcp", *options])[2:])
+    process = StdioServerParameters(command=command, args=args,
                                     env={**os.environ, **(env or {})})
     async with Client(process, mode=era) as client:
         yield client
