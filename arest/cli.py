@@ -718,6 +718,13 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
         _fail(f"--host {host} is not a loopback address: serving it needs --api-key or"
               " --admin-key (without a key, only 127.0.0.1, ::1 or localhost is served)", 2)
 
+    # So are the databases' folders and the port: a mistyped --db or a port in use too.
+    databases = (_tenant_databases(tenants, db or str(default_database(readings).parent))
+                 if tenants else {"": db or str(default_database(readings))})
+    for database in databases.values():
+        _folder_checked(database)
+    listening = _listen(host, port)
+
     import uvicorn
 
     from arest.transports.sessions import SessionLimits
@@ -729,14 +736,12 @@ def serve_command(readings: tuple[str, ...], db: str | None, host: str, port: in
     outbound = _outbound(allow_outbound, outbound_timeout, outbound_max_bytes,
                          outbound_ca_file)
     if tenants:
-        databases = _tenant_databases(tenants, db or str(default_database(readings).parent))
-        _serve_tenants(readings, databases, access, transports, host, port, allowed_hosts,
-                       cors_origins, max_snapshots, outbound,
+        _serve_tenants(readings, databases, access, transports, host, port, listening,
+                       allowed_hosts, cors_origins, max_snapshots, outbound,
                        SessionLimits(max_sessions_per_key, session_idle_seconds),
                        command_seconds)
         return
-    database = db or str(default_database(readings))
-    listening = _listen(host, port)
+    database = databases[""]
     with _stopped_by_signals("serve"), _open(readings, database, max_snapshots,
                                               outbound, serving=True) as tenant:
         web = Web(tenant, access, security_for(host, port, allowed_hosts), cors_origins,
@@ -782,19 +787,18 @@ def _tenant_databases(tenants: tuple[str, ...], db: str) -> dict[str, str]:
 
 
 def _serve_tenants(readings: tuple[str, ...], databases: dict[str, str], access: Any,
-                   transports: Any, host: str, port: int, allowed_hosts: tuple[str, ...],
-                   cors_origins: tuple[str, ...], max_snapshots: int,
-                   outbound: Policy, sessions: Any, command_seconds: float
-                   ) -> None:
+                   transports: Any, host: str, port: int, listening: Any,
+                   allowed_hosts: tuple[str, ...], cors_origins: tuple[str, ...],
+                   max_snapshots: int, outbound: Policy, sessions: Any,
+                   command_seconds: float) -> None:
     """Serve each tenant at /t/<name>/ (:mod:`arest.transports.tenants`), each with its
-    own sessions under the same limits."""
+    own sessions under the same limits, on the socket listening at host:port."""
     import uvicorn
 
     from arest.transports.tenants import prefix_of, tenants_app
     from arest.transports.web import Web, mount, security_for
 
     security = security_for(host, port, allowed_hosts)
-    listening = _listen(host, port)
     with _stopped_by_signals("serve"), contextlib.ExitStack() as stack:
         served = {}
         for name, database in databases.items():
@@ -862,6 +866,14 @@ def _listen(host: str, port: int) -> Any:
     return listening
 
 
+def _folder_checked(database: str) -> None:
+    """Exit 1 where database is a SQLite file in a folder that does not exist."""
+    folder = Path(database).parent
+    if database != ":memory:" and not is_postgresql(database) and not folder.is_dir():
+        _fail(f"no folder {folder} for the database {database}: create it or choose"
+              " another --db")
+
+
 def _open(readings: tuple[str, ...], database: str, max_snapshots: int = MAX_SNAPSHOTS,
           outbound: Policy | None = None, serving: bool = False) -> Tenant:
     """The tenant, or exit: 2 when the database is open elsewhere, 1 when it cannot be used.
@@ -869,10 +881,7 @@ def _open(readings: tuple[str, ...], database: str, max_snapshots: int = MAX_SNA
     the default bounds), with the secrets of this process's environment
     (``docs/federation.md``).  For a server (``serving``), everything alive once it is
     open is left out of the collector's full collections (``gc.freeze``)."""
-    folder = Path(database).parent
-    if database != ":memory:" and not is_postgresql(database) and not folder.is_dir():
-        _fail(f"no folder {folder} for the database {database}: create it or choose"
-              " another --db")
+    _folder_checked(database)
     try:
         tenant = Tenant.open(*readings, db=database, max_snapshots=max_snapshots)
         tenant.federate(Federation(outbound or Policy(), os.environ, utc_now))

@@ -290,6 +290,27 @@ def test_a_port_in_use_is_refused_before_serving(tmp_path: Path) -> None:
                           " stop it or choose --port\n"
 
 
+def test_a_server_refused_by_its_options_loads_no_web_stack(tmp_path: Path) -> None:
+    """A port in use, a missing folder, an unusable key: each refused before the web stack
+    and the MCP SDK load, so at once (a fifth of a second, not a second and a half)."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        for args, code in ((["--port", port], 2), (["--api-key", ""], 2),
+                           (["--db", str(tmp_path / "nowhere" / "shop.db")], 1)):
+            done = subprocess.run(
+                [sys.executable, "-X", "importtime", "-m", "arest", "serve", ORDERS, *args],
+                capture_output=True, text=True, timeout=60)
+            imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
+                        if line.startswith("import time:")}
+            assert done.returncode == code, (args, done.stderr[-300:])
+            assert "arest.cli" in imported
+            assert not imported & {"uvicorn", "starlette", "mcp"}, args
+
+
 def test_the_printed_configuration_starts_the_server_as_written(tmp_path: Path) -> None:
     import shutil
 
