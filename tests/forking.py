@@ -129,6 +129,8 @@ def serve(path: str) -> None:
         _reap(askers, selector)
     for pid in askers:
         _kill(pid, signal.SIGKILL)
+    with suppress(OSError):  # the process that started this one may have ended unannounced
+        shutil.rmtree(os.path.dirname(path))
 
 
 def _fork(asker: socket.socket, settings: dict[str, str], selector: selectors.BaseSelector
