@@ -28,7 +28,7 @@ pytestmark = pytest.mark.anyio
 
 
 def arguments(db: Path | str, *options: str) -> list[str]:
-    return ["-m", "arest", "mcp", "--mode", "local", "--readings", str(READINGS),
+    return ["mcp", "--mode", "local", "--readings", str(READINGS),
             "--db", str(db), *options]
 
 
@@ -36,7 +36,7 @@ def arguments(db: Path | str, *options: str) -> list[str]:
 async def arest_mcp(era: str, db: Path | str = ":memory:", *options: str,
                     env: dict[str, str] | None = None) -> AsyncIterator[Client]:
     command, *args = arest_command(*(arguments(db, *options) if env is None
-                                     else ["-m", "arest", "mcp", *options])[2:])
+                                     else ("mcp", *options)))
     process = StdioServerParameters(command=command, args=args,
                                     env={**os.environ, **(env or {})})
     async with Client(process, mode=era) as client:
@@ -241,8 +241,8 @@ async def test_the_environment_configures_it(tmp_path: Path) -> None:
 
 def test_the_start_is_announced_on_stderr_and_bad_options_are_usage_errors(
         tmp_path: Path) -> None:
-    started = subprocess.run([sys.executable, *arguments(tmp_path / "a.db")], input="",
-                             capture_output=True, text=True, timeout=60)
+    started = subprocess.run([sys.executable, "-m", "arest", *arguments(tmp_path / "a.db")],
+                             input="", capture_output=True, text=True, timeout=60)
     assert started.returncode == 0, started.stderr
     assert started.stdout == ""  # stdout carries JSON-RPC only
     assert "mode local" in started.stderr and str(tmp_path / "a.db") in started.stderr
@@ -254,7 +254,7 @@ def test_the_start_is_announced_on_stderr_and_bad_options_are_usage_errors(
                                  ("--mode", "nowhere", "'local', 'remote'"),
                                  ("--permissions", "read,admin",
                                   "read, write, schema, history, outbound")):
-        bad = subprocess.run([sys.executable, *arguments(":memory:", option, value)],
+        bad = subprocess.run([sys.executable, "-m", "arest", *arguments(":memory:", option, value)],
                              input="", capture_output=True, text=True, timeout=60)
         assert bad.returncode == 2, (option, bad.stderr)
         assert option in bad.stderr and valid in bad.stderr, bad.stderr
